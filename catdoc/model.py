@@ -1,0 +1,175 @@
+"""The `.catdoc/` file format as pydantic models: the only place the format is described.
+
+Keys on disk are camelCase (format of the original TypeScript CatDoc); attributes are snake_case.
+Unknown keys are kept (`model_extra`) so a round-trip loses nothing; the validator warns on them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic.alias_generators import to_camel
+
+Semantics = Literal["free", "thin"]
+PathSpec = str | list[str]
+"""A morphism id, or a path of morphism ids in diagrammatic order; `[]` is the identity."""
+
+
+class Entity(BaseModel):
+    """Shared config: camelCase on disk, unknown keys kept, numbers accepted as ids."""
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+        alias_generator=to_camel,
+        serialize_by_alias=True,
+        coerce_numbers_to_str=True,
+    )
+    _origin: str = PrivateAttr(default="")
+    _ordinal: int = PrivateAttr(default=0)
+
+    @property
+    def origin(self) -> str:
+        """The project-relative YAML file this entity was read from ('' when built in code)."""
+        return self._origin
+
+    def unknown_keys(self) -> list[str]:
+        return list(self.model_extra or ())
+
+
+def _as_date(value: Any) -> Any:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    return value
+
+
+class DocObject(Entity):
+    """An object of a category: one document, by file `path` or inline `content`."""
+
+    id: str
+    title: str | None = None
+    domain: str | None = None
+    path: str | None = None
+    content: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    author: str | None = None
+    created: dt.date | None = None
+    updated: dt.date | None = None
+    summary: str | None = None
+    url: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    _date = field_validator("created", "updated", mode="before")(_as_date)
+
+    @property
+    def label(self) -> str:
+        return self.title or self.id
+
+
+class Morphism(Entity):
+    """A declared morphism: a generator of its category, or an explicit identity marker."""
+
+    id: str
+    name: str | None = None
+    source: str
+    target: str
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def is_identity(self) -> bool:
+        """Marked `metadata.isIdentity: true` (original format) or `metadata.identity: true`."""
+        meta = self.metadata
+        return meta.get("isIdentity") is True or meta.get("identity") is True
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+class Category(Entity):
+    """A presentation: objects, generating morphisms, and optional path equations."""
+
+    id: str
+    name: str | None = None
+    description: str | None = None
+    aliases: list[str] = Field(default_factory=list)
+    parent: str | None = None
+    related: list[str] = Field(default_factory=list)
+    semantics: Semantics = "free"
+    equations: list[tuple[PathSpec, PathSpec]] = Field(default_factory=list)
+    objects: list[DocObject] = Field(default_factory=list)
+    morphisms: list[Morphism] = Field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+class Functor(Entity):
+    """A map of categories: objects to objects, generators to paths."""
+
+    id: str
+    name: str | None = None
+    source_category: str
+    target_category: str
+    object_mapping: dict[str, str] = Field(default_factory=dict)
+    morphism_mapping: dict[str, PathSpec] = Field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+class NaturalTransformation(Entity):
+    """η: F ⇒ G, one component path F(A) → G(A) per object A of the source category."""
+
+    id: str
+    name: str | None = None
+    source_functor: str
+    target_functor: str
+    components: dict[str, PathSpec] = Field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+class ModelFile(Entity):
+    """The top-level shape of `category.yaml` and of each `categories/*.yaml`."""
+
+    categories: list[Category] = Field(default_factory=list)
+    functors: list[Functor] = Field(default_factory=list)
+    natural_transformations: list[NaturalTransformation] = Field(default_factory=list)
+
+
+class DashboardConfig(Entity):
+    host: str = "127.0.0.1"
+    port: int = 8765
+
+
+class ImportConfig(Entity):
+    category_from: Literal["folder", "domain"] = "folder"
+    recursive: bool = True
+    link: bool = False
+
+
+class SearchConfig(Entity):
+    mode: Literal["text", "hybrid", "vector"] = "hybrid"
+    limit: int = 10
+
+
+class Config(Entity):
+    """`.catdoc/config.yaml`: project settings. Every key is optional."""
+
+    name: str | None = None
+    version: str | None = None
+    dashboard: DashboardConfig = Field(default_factory=DashboardConfig)
+    import_: ImportConfig = Field(default_factory=ImportConfig, alias="import")
+    search: SearchConfig = Field(default_factory=SearchConfig)
+
+
+def as_path(spec: PathSpec) -> list[str]:
+    """Normalise a mapping value: one id becomes a one-step path; a list stays a path."""
+    return [spec] if isinstance(spec, str) else list(spec)
