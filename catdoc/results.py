@@ -1,0 +1,259 @@
+"""Result models the service returns: one shape for every face (CLI JSON, MCP, TUI, dashboard)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+
+class Result(BaseModel):
+    """camelCase on the wire, like the file format."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, serialize_by_alias=True
+    )
+
+
+T = TypeVar("T")
+
+
+class Page(Result, Generic[T]):
+    """A slice of a longer list: `total` counts everything that matched the filters."""
+
+    items: list[T]
+    total: int
+    limit: int
+    offset: int
+
+
+class CategorySummary(Result):
+    id: str
+    name: str
+    description: str | None = None
+    aliases: list[str] = Field(default_factory=list)
+    parent: str | None = None
+    children: list[str] = Field(default_factory=list)
+    related: list[str] = Field(default_factory=list)
+    semantics: str = "free"
+    object_count: int
+    morphism_count: int
+    equation_count: int
+    location: str = ""
+
+
+class ObjectSummary(Result):
+    id: str
+    title: str
+    category: str
+    domain: str | None = None
+    path: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    author: str | None = None
+    created: dt.date | None = None
+    updated: dt.date | None = None
+    summary: str | None = None
+    url: str | None = None
+
+
+class MorphismSummary(Result):
+    id: str
+    name: str
+    category: str
+    source: str
+    target: str
+    is_identity: bool = False
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class CategoryDetail(CategorySummary):
+    hierarchy: list[str] = Field(description="Ancestors from the root down to this category.")
+    equations: list[tuple[list[str], list[str]]] = Field(default_factory=list)
+    objects: list[ObjectSummary]
+    morphisms: list[MorphismSummary]
+    functors_out: list[str] = Field(default_factory=list)
+    functors_in: list[str] = Field(default_factory=list)
+
+
+class ObjectDetail(ObjectSummary):
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    content: str | None = Field(None, description="Document text, cut at the bound if long.")
+    content_length: int = 0
+    truncated: bool = False
+    content_error: str | None = None
+    outgoing: list[MorphismSummary] = Field(default_factory=list)
+    incoming: list[MorphismSummary] = Field(default_factory=list)
+    images: dict[str, str] = Field(default_factory=dict, description="functor id → F(this object).")
+    location: str = ""
+
+
+class MorphismDetail(MorphismSummary):
+    source_title: str
+    target_title: str
+    images: dict[str, list[str]] = Field(
+        default_factory=dict, description="functor id → F(this morphism) as a path."
+    )
+    location: str = ""
+
+
+class FunctorSummary(Result):
+    id: str
+    name: str
+    source_category: str
+    target_category: str
+    objects_mapped: int
+    morphisms_mapped: int
+    location: str = ""
+
+
+class MappingEntry(Result):
+    """One row of a functor's or transformation's mapping, with its validation verdict."""
+
+    key: str
+    value: list[str] | str | None
+    status: Literal["ok", "error", "warning", "missing"] = "ok"
+    problems: list[str] = Field(default_factory=list)
+
+
+class FunctorDetail(FunctorSummary):
+    object_mapping: list[MappingEntry]
+    morphism_mapping: list[MappingEntry]
+    identity_preservation: str = "unknown"
+    composition_preservation: str = "unknown"
+
+
+class NaturalTransformationSummary(Result):
+    id: str
+    name: str
+    source_functor: str
+    target_functor: str
+    component_count: int
+    location: str = ""
+
+
+class NaturalTransformationDetail(NaturalTransformationSummary):
+    source_category: str | None = None
+    target_category: str | None = None
+    components: list[MappingEntry]
+
+
+class TraceHop(Result):
+    kind: Literal["morphism", "functor"]
+    id: str
+    label: str
+    source: str
+    target: str
+
+
+class TracePath(Result):
+    length: int
+    nodes: list[str]
+    hops: list[TraceHop]
+
+
+class TraceResult(Result):
+    source: str
+    target: str
+    found: bool
+    paths: list[TracePath]
+    truncated: bool = Field(False, description="More paths exist beyond the limit.")
+
+
+class GraphNode(Result):
+    id: str
+    label: str
+    type: str
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class GraphEdge(Result):
+    id: str
+    source: str
+    target: str
+    label: str
+    type: str = "morphism"
+
+
+class GraphData(Result):
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+
+
+class InitResult(Result):
+    root: str
+    created: list[str]
+    overwritten: bool = False
+
+
+class ImportItem(Result):
+    path: str
+    object_id: str | None = None
+    category: str | None = None
+    action: Literal["created", "updated", "unchanged", "skipped"]
+    reason: str | None = None
+
+
+class ImportResult(Result):
+    items: list[ImportItem]
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    references: list[dict[str, Any]] = Field(
+        default_factory=list, description="References found in the text (@id, #id, links)."
+    )
+    morphisms_created: list[str] = Field(default_factory=list)
+    written: list[str] = Field(default_factory=list, description="YAML files changed.")
+
+
+Period = Literal[
+    "yesterday", "last_3_days", "last_week", "last_7_days", "last_month", "last_30_days"
+]
+
+
+class SearchFilters(Result):
+    """Filters combine with AND; none of them may silently drop the query."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    category: str | None = None
+    include_children: bool = False
+    domain: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    author: str | None = None
+    path: str | None = Field(None, description="Glob over the document path, e.g. docs/req/*.md")
+    file_type: str | None = Field(None, description="File extension without dot, e.g. md")
+    since: dt.date | None = None
+    until: dt.date | None = None
+    period: Period | None = None
+    object: str | None = Field(None, description="Search within this one document.")
+
+
+class SearchHit(Result):
+    id: str
+    title: str
+    category: str | None = None
+    path: str | None = None
+    url: str | None = None
+    score: float
+    snippet: str = ""
+    matched_terms: list[str] = Field(default_factory=list)
+    matched_concepts: list[str] = Field(default_factory=list)
+    heading_path: list[str] = Field(default_factory=list)
+    start_line: int | None = None
+    end_line: int | None = None
+    signals: dict[str, float] | None = None
+
+
+class SearchResponse(Result):
+    query: str
+    mode: Literal["text", "hybrid", "vector"]
+    scope: Literal["documents", "chunks"]
+    total: int
+    limit: int
+    offset: int
+    results: list[SearchHit]
+    expanded_terms: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)

@@ -1,0 +1,589 @@
+"""The one API every face calls. It holds the loaded project, reloads it when its files change,
+and answers with the pydantic models of `catdoc.results`; failures are CatDocErrors."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from catdoc import results as r
+from catdoc.errors import LOAD_ERROR, VALIDATION_ERROR, CatDocError, not_found
+from catdoc.model import Category, DocObject, Functor, Morphism, NaturalTransformation, as_path
+from catdoc.project import Project, find_root, load_project, stamp
+
+T = TypeVar("T")
+
+MAX_LIMIT = 200
+DEFAULT_CONTENT_CHARS = 20_000
+
+
+def check_page(limit: int, offset: int) -> None:
+    """Reject out-of-range paging with a message that says the allowed range."""
+    if not 1 <= limit <= MAX_LIMIT:
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"limit must be between 1 and {MAX_LIMIT}, got {limit}.",
+            "Pass a smaller limit and page with offset.",
+        )
+    if offset < 0:
+        raise CatDocError(VALIDATION_ERROR, f"offset must be ≥ 0, got {offset}.", "Use 0 or more.")
+
+
+def _page(items: Sequence[T], limit: int, offset: int) -> r.Page[T]:
+    check_page(limit, offset)
+    return r.Page[T](
+        items=list(items[offset : offset + limit]), total=len(items), limit=limit, offset=offset
+    )
+
+
+class CatDoc:
+    """A CatDoc project as a service. Create one per project; it is safe to share across threads.
+
+    `start` is any directory inside the project (default: the working directory). The project is
+    found and loaded lazily, so a face can start before `.catdoc/` exists or while it is broken.
+    """
+
+    def __init__(self, start: Path | str | None = None) -> None:
+        self._start = Path(start).resolve() if start else Path.cwd().resolve()
+        self._root: Path | None = None
+        self._lock = threading.RLock()
+        self._project: Project | None = None
+        self._load_error: tuple[Any, CatDocError] | None = None
+        self._derived: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ loading
+    @property
+    def start(self) -> Path:
+        return self._start
+
+    @property
+    def root(self) -> Path:
+        """The project root; raises PROJECT_NOT_FOUND until a `.catdoc/` exists."""
+        if self._root is None:
+            self._root = find_root(self._start)
+        return self._root
+
+    def project(self) -> Project:
+        """The current model, reloaded when a file under `.catdoc/` changed since the last call."""
+        with self._lock:
+            root = self.root
+            current = stamp(root)
+            if self._project is not None and self._project.fingerprint == current:
+                return self._project
+            if self._load_error is not None and self._load_error[0] == current:
+                raise self._load_error[1]
+            try:
+                project = load_project(root)
+            except CatDocError as exc:
+                if exc.code == LOAD_ERROR:
+                    self._load_error = (current, exc)
+                raise
+            self._project, self._load_error, self._derived = project, None, {}
+            return project
+
+    def derived(self, key: str, build: Callable[[Project], T]) -> T:
+        """Memoise something computed from the current project (dropped on reload)."""
+        project = self.project()
+        with self._lock:
+            if key not in self._derived:
+                self._derived[key] = build(project)
+            return self._derived[key]
+
+    # ------------------------------------------------------------------ lookups
+    def category(self, ref: str) -> Category:
+        """A category by id, exact name, or alias (case-insensitive)."""
+        project = self.project()
+        if ref in project.category_by_id:
+            return project.category_by_id[ref]
+        for cat in project.categories:
+            if cat.name == ref:
+                return cat
+        lowered = ref.casefold()
+        for cat in project.categories:
+            if any(alias.casefold() == lowered for alias in cat.aliases):
+                return cat
+        raise not_found(
+            "Category",
+            ref,
+            project.category_by_id,
+            "Use catdoc_list_categories / `catdoc list categories` to see the ids, names and "
+            "aliases.",
+        )
+
+    def object(self, object_id: str) -> DocObject:
+        project = self.project()
+        try:
+            return project.object_by_id[object_id]
+        except KeyError:
+            raise not_found("Object", object_id, project.object_by_id) from None
+
+    def morphism(self, morphism_id: str) -> Morphism:
+        project = self.project()
+        try:
+            return project.morphism_by_id[morphism_id]
+        except KeyError:
+            raise not_found("Morphism", morphism_id, project.morphism_by_id) from None
+
+    def functor(self, functor_id: str) -> Functor:
+        project = self.project()
+        try:
+            return project.functor_by_id[functor_id]
+        except KeyError:
+            raise not_found("Functor", functor_id, project.functor_by_id) from None
+
+    def natural_transformation(self, nat_id: str) -> NaturalTransformation:
+        project = self.project()
+        try:
+            return project.nat_by_id[nat_id]
+        except KeyError:
+            raise not_found("Natural transformation", nat_id, project.nat_by_id) from None
+
+    # ------------------------------------------------------------------ summaries
+    def _category_summary(self, cat: Category) -> r.CategorySummary:
+        project = self.project()
+        children = self.derived("children", _children_of)
+        return r.CategorySummary(
+            id=cat.id,
+            name=cat.label,
+            description=cat.description,
+            aliases=cat.aliases,
+            parent=cat.parent,
+            children=children.get(cat.id, []),
+            related=cat.related,
+            semantics=cat.semantics,
+            object_count=len(cat.objects),
+            morphism_count=len(cat.morphisms),
+            equation_count=len(cat.equations),
+            location=project.locate(cat),
+        )
+
+    def _object_summary(self, obj: DocObject) -> r.ObjectSummary:
+        return r.ObjectSummary(
+            id=obj.id,
+            title=obj.label,
+            category=self.project().category_of_object.get(obj.id, ""),
+            domain=obj.domain,
+            path=obj.path,
+            tags=obj.tags,
+            author=obj.author,
+            created=obj.created,
+            updated=obj.updated,
+            summary=obj.summary,
+            url=obj.url,
+        )
+
+    def _morphism_summary(self, mor: Morphism) -> r.MorphismSummary:
+        return r.MorphismSummary(
+            id=mor.id,
+            name=mor.label,
+            category=self.project().category_of_morphism.get(mor.id, ""),
+            source=mor.source,
+            target=mor.target,
+            is_identity=mor.is_identity,
+            metadata=mor.metadata,
+        )
+
+    # ------------------------------------------------------------------ categories
+    def list_categories(self) -> list[r.CategorySummary]:
+        return [self._category_summary(cat) for cat in self.project().categories]
+
+    def show_category(self, ref: str) -> r.CategoryDetail:
+        cat = self.category(ref)
+        project = self.project()
+        hierarchy, seen, node = [], set(), cat
+        while node is not None and node.id not in seen:
+            seen.add(node.id)
+            hierarchy.append(node.id)
+            node = project.category_by_id.get(node.parent) if node.parent else None
+        return r.CategoryDetail(
+            **self._category_summary(cat).model_dump(by_alias=False),
+            hierarchy=hierarchy[::-1],
+            equations=[(as_path(lhs), as_path(rhs)) for lhs, rhs in cat.equations],
+            objects=[self._object_summary(o) for o in cat.objects],
+            morphisms=[self._morphism_summary(m) for m in cat.morphisms],
+            functors_out=[f.id for f in project.functors if f.source_category == cat.id],
+            functors_in=[f.id for f in project.functors if f.target_category == cat.id],
+        )
+
+    def category_and_descendants(self, ref: str) -> list[str]:
+        """The category's id followed by all categories below it in the hierarchy."""
+        root = self.category(ref).id
+        children = self.derived("children", _children_of)
+        out, stack = [], [root]
+        while stack:
+            cid = stack.pop()
+            if cid in out:
+                continue
+            out.append(cid)
+            stack.extend(reversed(children.get(cid, [])))
+        return out
+
+    # ------------------------------------------------------------------ objects
+    def list_objects(
+        self,
+        *,
+        category: str | None = None,
+        domain: str | None = None,
+        tags: Iterable[str] = (),
+        limit: int = 50,
+        offset: int = 0,
+    ) -> r.Page[r.ObjectSummary]:
+        check_page(limit, offset)
+        project = self.project()
+        wanted = set(tags)
+        cats = [self.category(category)] if category else project.categories
+        matches = [
+            obj
+            for cat in cats
+            for obj in cat.objects
+            if (domain is None or obj.domain == domain) and wanted.issubset(obj.tags)
+        ]
+        page = matches[offset : offset + limit]
+        return r.Page[r.ObjectSummary](
+            items=[self._object_summary(o) for o in page],
+            total=len(matches),
+            limit=limit,
+            offset=offset,
+        )
+
+    def show_object(
+        self, object_id: str, *, max_chars: int = DEFAULT_CONTENT_CHARS
+    ) -> r.ObjectDetail:
+        from catdoc.documents import read_object_text
+
+        obj = self.object(object_id)
+        project = self.project()
+        content: str | None = None
+        error: str | None = None
+        try:
+            content = read_object_text(project.root, obj)
+        except CatDocError as exc:
+            error = str(exc)
+        length = len(content or "")
+        adjacency = self.derived("adjacency", _adjacency)
+        out_ids, in_ids = adjacency.get(obj.id, ([], []))
+        images = {
+            f.id: f.object_mapping[obj.id] for f in project.functors if obj.id in f.object_mapping
+        }
+        return r.ObjectDetail(
+            **self._object_summary(obj).model_dump(by_alias=False),
+            metadata=obj.metadata,
+            content=None if content is None else content[:max_chars],
+            content_length=length,
+            truncated=length > max_chars,
+            content_error=error,
+            outgoing=[self._morphism_summary(project.morphism_by_id[m]) for m in out_ids],
+            incoming=[self._morphism_summary(project.morphism_by_id[m]) for m in in_ids],
+            images=images,
+            location=project.locate(obj),
+        )
+
+    # ------------------------------------------------------------------ morphisms
+    def list_morphisms(
+        self,
+        *,
+        category: str | None = None,
+        source: str | None = None,
+        target: str | None = None,
+        name: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> r.Page[r.MorphismSummary]:
+        check_page(limit, offset)
+        project = self.project()
+        cats = [self.category(category)] if category else project.categories
+        matches = [
+            mor
+            for cat in cats
+            for mor in cat.morphisms
+            if (source is None or mor.source == source)
+            and (target is None or mor.target == target)
+            and (name is None or mor.label == name)
+        ]
+        page = matches[offset : offset + limit]
+        return r.Page[r.MorphismSummary](
+            items=[self._morphism_summary(m) for m in page],
+            total=len(matches),
+            limit=limit,
+            offset=offset,
+        )
+
+    def show_morphism(self, morphism_id: str) -> r.MorphismDetail:
+        mor = self.morphism(morphism_id)
+        project = self.project()
+        objs = project.object_by_id
+        images = {
+            f.id: as_path(f.morphism_mapping[mor.id])
+            for f in project.functors
+            if mor.id in f.morphism_mapping
+        }
+        return r.MorphismDetail(
+            **self._morphism_summary(mor).model_dump(by_alias=False),
+            source_title=objs[mor.source].label if mor.source in objs else mor.source,
+            target_title=objs[mor.target].label if mor.target in objs else mor.target,
+            images=images,
+            location=project.locate(mor),
+        )
+
+    # ------------------------------------------------------------------ functors, transformations
+    def _functor_summary(self, fun: Functor) -> r.FunctorSummary:
+        return r.FunctorSummary(
+            id=fun.id,
+            name=fun.label,
+            source_category=fun.source_category,
+            target_category=fun.target_category,
+            objects_mapped=len(fun.object_mapping),
+            morphisms_mapped=len(fun.morphism_mapping),
+            location=self.project().locate(fun),
+        )
+
+    def list_functors(self) -> list[r.FunctorSummary]:
+        return [self._functor_summary(f) for f in self.project().functors]
+
+    def show_functor(self, functor_id: str) -> r.FunctorDetail:
+        fun = self.functor(functor_id)
+        project = self.project()
+        report = self.validate(functor=fun.id)
+        verdicts = _verdicts(report, "functor", fun.id)
+        source = project.category_by_id.get(fun.source_category)
+        obj_keys = [o.id for o in source.objects] if source else []
+        mor_keys = [m.id for m in source.morphisms] if source else []
+        laws = next((law for law in report.summary.functor_laws if law.functor == fun.id), None)
+        return r.FunctorDetail(
+            **self._functor_summary(fun).model_dump(by_alias=False),
+            object_mapping=_entries(obj_keys, fun.object_mapping, verdicts),
+            morphism_mapping=_entries(
+                mor_keys,
+                fun.morphism_mapping,
+                verdicts,
+                frozenset(m.id for m in source.morphisms if m.is_identity)
+                if source
+                else frozenset(),
+            ),
+            identity_preservation=laws.identity_preservation if laws else "unknown",
+            composition_preservation=laws.composition_preservation if laws else "unknown",
+        )
+
+    def _nat_summary(self, nat: NaturalTransformation) -> r.NaturalTransformationSummary:
+        return r.NaturalTransformationSummary(
+            id=nat.id,
+            name=nat.label,
+            source_functor=nat.source_functor,
+            target_functor=nat.target_functor,
+            component_count=len(nat.components),
+            location=self.project().locate(nat),
+        )
+
+    def list_natural_transformations(self) -> list[r.NaturalTransformationSummary]:
+        return [self._nat_summary(n) for n in self.project().natural_transformations]
+
+    def show_natural_transformation(self, nat_id: str) -> r.NaturalTransformationDetail:
+        nat = self.natural_transformation(nat_id)
+        project = self.project()
+        report = self.validate(natural_transformation=nat.id)
+        verdicts = _verdicts(report, "naturalTransformation", nat.id)
+        fun = project.functor_by_id.get(nat.source_functor)
+        source = project.category_by_id.get(fun.source_category) if fun else None
+        keys = [o.id for o in source.objects] if source else []
+        return r.NaturalTransformationDetail(
+            **self._nat_summary(nat).model_dump(by_alias=False),
+            source_category=fun.source_category if fun else None,
+            target_category=fun.target_category if fun else None,
+            components=_entries(keys, nat.components, verdicts),
+        )
+
+    # ------------------------------------------------------------------ validation
+    def validate(
+        self,
+        *,
+        category: str | None = None,
+        functor: str | None = None,
+        natural_transformation: str | None = None,
+    ) -> Any:
+        """Validate everything, or only the named entity. Returns a `catdoc.validate.Report`."""
+        from catdoc.validate import validate_project
+
+        if category is not None:
+            category = self.category(category).id
+        key = f"validate:{category}:{functor}:{natural_transformation}"
+        return self.derived(
+            key,
+            lambda p: validate_project(
+                p,
+                category=category,
+                functor=functor,
+                natural_transformation=natural_transformation,
+            ),
+        )
+
+    # ------------------------------------------------------------------ graph and tracing
+    def trace(
+        self,
+        source: str,
+        target: str,
+        *,
+        max_depth: int = 8,
+        limit: int = 10,
+        via_functors: bool = True,
+    ) -> r.TraceResult:
+        """Paths from `source` to `target`, shortest first; bounded, never enumerates all paths."""
+        from catdoc.graph import trace_paths
+
+        self.object(source)
+        self.object(target)
+        if not 1 <= max_depth <= 50:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"max_depth must be 1–50, got {max_depth}.",
+                "Pass a depth between 1 and 50.",
+            )
+        if not 1 <= limit <= MAX_LIMIT:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"limit must be 1–{MAX_LIMIT}, got {limit}.",
+                "Pass a smaller limit.",
+            )
+        return trace_paths(
+            self.project(),
+            source,
+            target,
+            max_depth=max_depth,
+            limit=limit,
+            via_functors=via_functors,
+        )
+
+    def graph(self, *, category: str | None = None) -> r.GraphData:
+        """Nodes (objects) and edges (morphisms, functor hops), optionally for one category."""
+        from catdoc.graph import graph_data
+
+        cat_id = self.category(category).id if category else None
+        return self.derived(f"graph:{cat_id}", lambda p: graph_data(p, category=cat_id))
+
+    def export_graph(self, fmt: str, *, category: str | None = None) -> str:
+        """The graph as `json`, `dot` (Graphviz) or `mermaid` text."""
+        from catdoc.graph import render_graph
+
+        return render_graph(self.graph(category=category), fmt)
+
+    # ------------------------------------------------------------------ writes
+    @staticmethod
+    def init(
+        directory: Path | str, *, name: str | None = None, force: bool = False
+    ) -> r.InitResult:
+        """Create `.catdoc/` in `directory` from the template (no overwrite unless `force`)."""
+        from catdoc.scaffold import init_project
+
+        return init_project(Path(directory), name=name, force=force)
+
+    def import_documents(
+        self,
+        paths: Sequence[str],
+        *,
+        recursive: bool = False,
+        category_from: str | None = None,
+        domain: str | None = None,
+        category: str | None = None,
+        link: bool = False,
+        force: bool = False,
+    ) -> r.ImportResult:
+        """Import documents (files, globs, directories) as objects; idempotent, atomic writes."""
+        from catdoc.importer import import_documents
+
+        return import_documents(
+            self,
+            paths,
+            recursive=recursive,
+            category_from=category_from,
+            domain=domain,
+            category=category,
+            link=link,
+            force=force,
+        )
+
+    # ------------------------------------------------------------------ search
+    def search(
+        self,
+        query: str,
+        *,
+        mode: str = "hybrid",
+        scope: str = "documents",
+        filters: r.SearchFilters | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        debug: bool = False,
+    ) -> r.SearchResponse:
+        """Ranked documents or passages for a query, filtered (AND) by `filters`."""
+        from catdoc.search import run_search
+
+        return run_search(
+            self,
+            query,
+            mode=mode,
+            scope=scope,
+            filters=filters or r.SearchFilters(),
+            limit=limit,
+            offset=offset,
+            debug=debug,
+        )
+
+
+def _children_of(project: Project) -> dict[str, list[str]]:
+    children: dict[str, list[str]] = {}
+    for cat in project.categories:
+        if cat.parent:
+            children.setdefault(cat.parent, []).append(cat.id)
+    return children
+
+
+def _adjacency(project: Project) -> dict[str, tuple[list[str], list[str]]]:
+    """object id → (outgoing morphism ids, incoming morphism ids), identities left out."""
+    adj: dict[str, tuple[list[str], list[str]]] = {}
+    for cat in project.categories:
+        for mor in cat.morphisms:
+            if mor.is_identity:
+                continue
+            adj.setdefault(mor.source, ([], []))[0].append(mor.id)
+            adj.setdefault(mor.target, ([], []))[1].append(mor.id)
+    return adj
+
+
+def _verdicts(report: Any, context: str, entity_id: str) -> dict[str, tuple[str, list[str]]]:
+    """Mapping key → (worst severity, messages) from the findings about one functor or NT."""
+    verdicts: dict[str, tuple[str, list[str]]] = {}
+    rank = {"ok": 0, "warning": 1, "error": 2}
+    for finding in [*report.errors, *report.warnings]:
+        if getattr(finding, context, None) != entity_id:
+            continue
+        for ident in finding.ids:
+            if ident == entity_id:
+                continue
+            status, messages = verdicts.get(ident, ("ok", []))
+            if rank[finding.severity] > rank[status]:
+                status = finding.severity
+            verdicts[ident] = (status, [*messages, finding.message])
+    return verdicts
+
+
+def _entries(
+    keys: Sequence[str],
+    mapping: dict[str, Any],
+    verdicts: dict[str, tuple[str, list[str]]],
+    implicit: frozenset[str] = frozenset(),
+) -> list[r.MappingEntry]:
+    """One entry per source key (missing ones marked), then mapping keys the source lacks.
+
+    Keys in `implicit` (identity markers) need no entry: they map to identities by definition.
+    """
+    known = set(keys)
+    ordered = list(keys) + [k for k in mapping if k not in known]
+    entries = []
+    for key in ordered:
+        status, problems = verdicts.get(key, ("ok", []))
+        if key not in mapping and status == "ok" and key not in implicit:
+            status = "missing"
+        entries.append(
+            r.MappingEntry(key=key, value=mapping.get(key), status=status, problems=problems)
+        )
+    return entries
