@@ -1,0 +1,209 @@
+"""Loading `.catdoc/`: root discovery, merging, positions, schema and syntax errors, staleness."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from catdoc.errors import LOAD_ERROR, PATH_OUTSIDE_PROJECT, PROJECT_NOT_FOUND, CatDocError
+from catdoc.project import find_root, id_lines, load_project, resolve_inside, stamp
+
+BASIC = """\
+# a comment that must not matter
+categories:
+  - id: req
+    name: Requirements
+    objects:
+      - id: a
+        title: A
+        created: 2026-01-05
+      - id: b
+        title: B
+    morphisms:
+      - id: f
+        name: depends-on
+        source: a
+        target: b
+        futureKey: kept
+functors: []
+"""
+
+
+def make(root: Path, text: str = BASIC, extra: dict[str, str] | None = None) -> Path:
+    (root / ".catdoc").mkdir(parents=True, exist_ok=True)
+    (root / ".catdoc" / "category.yaml").write_text(text, encoding="utf-8")
+    for name, body in (extra or {}).items():
+        (root / ".catdoc" / "categories").mkdir(exist_ok=True)
+        (root / ".catdoc" / "categories" / name).write_text(body, encoding="utf-8")
+    return root
+
+
+def test_find_root_walks_up(tmp_path: Path) -> None:
+    make(tmp_path)
+    deep = tmp_path / "docs" / "a" / "b"
+    deep.mkdir(parents=True)
+    assert find_root(deep) == tmp_path.resolve()
+
+
+def test_find_root_without_project_says_how_to_fix(tmp_path: Path) -> None:
+    with pytest.raises(CatDocError) as info:
+        find_root(tmp_path)
+    assert info.value.code == PROJECT_NOT_FOUND
+    assert "catdoc init" in info.value.hint
+
+
+def test_load_basic_project_with_positions(tmp_path: Path) -> None:
+    project = load_project(make(tmp_path))
+    assert [c.id for c in project.categories] == ["req"]
+    a = project.object_by_id["a"]
+    assert a.created is not None and a.created.isoformat() == "2026-01-05"
+    assert project.category_of_object == {"a": "req", "b": "req"}
+    assert project.locate(a) == ".catdoc/category.yaml:6"
+    assert project.locate(project.morphism_by_id["f"]) == ".catdoc/category.yaml:12"
+    assert project.locate(project.categories[0]) == ".catdoc/category.yaml:3"
+
+
+def test_unknown_keys_are_kept_for_round_trip(tmp_path: Path) -> None:
+    project = load_project(make(tmp_path))
+    mor = project.morphism_by_id["f"]
+    assert mor.unknown_keys() == ["futureKey"]
+    assert mor.model_dump()["futureKey"] == "kept"
+
+
+def test_extra_files_are_merged_and_duplicates_name_both_places(tmp_path: Path) -> None:
+    extra = """\
+categories:
+  - id: design
+    objects:
+      - id: a
+        title: duplicate of req's a
+"""
+    project = load_project(make(tmp_path, extra={"design.yaml": extra}))
+    assert [c.id for c in project.categories] == ["req", "design"]
+    assert project.files == [".catdoc/category.yaml", ".catdoc/categories/design.yaml"]
+    [dup] = project.duplicates
+    assert (dup.kind, dup.id) == ("object", "a")
+    assert project.locate(dup.first) == ".catdoc/category.yaml:6"
+    assert project.locate(dup.second) == ".catdoc/categories/design.yaml:4"
+
+
+def test_duplicate_ids_in_one_file_get_distinct_lines(tmp_path: Path) -> None:
+    text = BASIC.replace("      - id: b\n", "      - id: a\n")
+    project = load_project(make(tmp_path, text))
+    [dup] = project.duplicates
+    assert project.locate(dup.first) == ".catdoc/category.yaml:6"
+    assert project.locate(dup.second) == ".catdoc/category.yaml:9"
+
+
+def test_yaml_syntax_error_reports_file_line_col(tmp_path: Path) -> None:
+    make(tmp_path, "categories:\n  - id: x\n    objects: [a,\n")
+    with pytest.raises(CatDocError) as info:
+        load_project(tmp_path)
+    assert info.value.code == LOAD_ERROR
+    assert info.value.message.startswith(".catdoc/category.yaml:3:")
+    assert "YAML syntax error" in info.value.message
+
+
+def test_schema_error_names_entity_field_and_expectation(tmp_path: Path) -> None:
+    make(tmp_path, BASIC.replace("        title: B\n", "        title: B\n        tags: oops\n"))
+    with pytest.raises(CatDocError) as info:
+        load_project(tmp_path)
+    message = info.value.message
+    assert ".catdoc/category.yaml:9: object 'b', field 'tags'" in message
+    assert "valid list" in message
+
+
+def test_missing_required_field(tmp_path: Path) -> None:
+    make(tmp_path, BASIC.replace("        target: b\n", ""))
+    with pytest.raises(CatDocError) as info:
+        load_project(tmp_path)
+    assert "morphism 'f', field 'target': Field required" in info.value.message
+
+
+def test_top_level_must_be_a_mapping(tmp_path: Path) -> None:
+    make(tmp_path, "- just\n- a list\n")
+    with pytest.raises(CatDocError, match="top level must be a mapping"):
+        load_project(tmp_path)
+
+
+def test_empty_model_file_is_an_empty_project(tmp_path: Path) -> None:
+    project = load_project(make(tmp_path, "# nothing yet\n"))
+    assert project.categories == [] and project.functors == []
+
+
+def test_numeric_ids_are_strings(tmp_path: Path) -> None:
+    project = load_project(make(tmp_path, "categories:\n  - id: 5\n    objects:\n      - id: 7\n"))
+    assert project.categories[0].id == "5"
+    assert "7" in project.object_by_id
+
+
+def test_original_typescript_format_identities(tmp_path: Path) -> None:
+    text = """\
+categories:
+  - id: c
+    name: C
+    objects:
+      - {id: x, title: X, domain: c, content: "inline text"}
+    morphisms:
+      - id: id-x
+        name: id_x
+        source: x
+        target: x
+        metadata: {isIdentity: true}
+functors:
+  - id: f
+    name: F
+    sourceCategory: c
+    targetCategory: c
+    objectMapping: {x: x}
+    morphismMapping: {id-x: id-x}
+naturalTransformations: []
+"""
+    project = load_project(make(tmp_path, text))
+    assert project.morphism_by_id["id-x"].is_identity
+    functor = project.functor_by_id["f"]
+    assert functor.source_category == "c"
+    assert functor.morphism_mapping == {"id-x": "id-x"}
+    assert functor.model_dump()["objectMapping"] == {"x": "x"}
+
+
+def test_config_errors_are_load_errors(tmp_path: Path) -> None:
+    make(tmp_path)
+    (tmp_path / ".catdoc" / "config.yaml").write_text("dashboard: {port: not-a-port}\n")
+    with pytest.raises(CatDocError, match="dashboard.port"):
+        load_project(tmp_path)
+
+
+def test_stamp_changes_when_a_model_file_changes(tmp_path: Path) -> None:
+    make(tmp_path)
+    project = load_project(tmp_path)
+    assert not project.is_stale()
+    path = tmp_path / ".catdoc" / "category.yaml"
+    path.write_text(BASIC + "\n# edited\n")
+    os.utime(path, ns=(1, 1))
+    assert project.is_stale()
+    before = stamp(tmp_path)
+    (tmp_path / ".catdoc" / "categories").mkdir()
+    (tmp_path / ".catdoc" / "categories" / "x.yaml").write_text("categories: []\n")
+    assert stamp(tmp_path) != before
+
+
+def test_resolve_inside_refuses_escapes(tmp_path: Path) -> None:
+    root = make(tmp_path / "proj")
+    (root / "docs").mkdir()
+    assert resolve_inside(root, "docs/x.md") == (root / "docs" / "x.md").resolve()
+    assert resolve_inside(root, root / "docs") == (root / "docs").resolve()
+    outside = tmp_path / "secret.txt"
+    outside.write_text("s")
+    (root / "docs" / "link").symlink_to(outside)
+    for bad in ["../secret.txt", str(outside), "/etc/passwd", "docs/../../secret.txt", "docs/link"]:
+        with pytest.raises(CatDocError) as info:
+            resolve_inside(root, bad)
+        assert info.value.code == PATH_OUTSIDE_PROJECT
+
+
+def test_id_lines_handles_quotes_comments_and_lists() -> None:
+    text = "a:\n  - id: 'x'  # c\n  - id: \"y\"\n  -   id: z\n  id: x\n"
+    assert id_lines(text) == {"x": [2, 5], "y": [3], "z": [4]}
