@@ -172,7 +172,7 @@ naturalTransformations: []
 def test_config_errors_are_load_errors(tmp_path: Path) -> None:
     make(tmp_path)
     (tmp_path / ".catdoc" / "config.yaml").write_text("dashboard: {port: not-a-port}\n")
-    with pytest.raises(CatDocError, match="dashboard.port"):
+    with pytest.raises(CatDocError, match=r"dashboard\.port"):
         load_project(tmp_path)
 
 
