@@ -98,6 +98,15 @@ class MorphismDetail(MorphismSummary):
     location: str = ""
 
 
+class EntityRef(Result):
+    """What an id names and where it sits: enough for a face to jump to it."""
+
+    kind: Literal["category", "object", "morphism", "functor", "naturalTransformation"]
+    id: str
+    category: str | None = None
+    index: int | None = Field(None, description="Position among its category's objects/morphisms.")
+
+
 class FunctorSummary(Result):
     id: str
     name: str

@@ -52,6 +52,7 @@ class CatDoc:
         self._project: Project | None = None
         self._load_error: tuple[Any, CatDocError] | None = None
         self._derived: dict[str, Any] = {}
+        self._search_engine: Any = None
 
     # ------------------------------------------------------------------ loading
     @property
@@ -139,6 +140,31 @@ class CatDoc:
             return project.nat_by_id[nat_id]
         except KeyError:
             raise not_found("Natural transformation", nat_id, project.nat_by_id) from None
+
+    def locate_entity(self, ident: str) -> r.EntityRef:
+        """What a bare id names and where it sits, so a face can jump to it (from a finding, a
+        search hit, a trace). Objects and morphisms win over categories, functors, transformations.
+        """
+        project = self.project()
+        positions = self.derived("positions", _positions)
+        if ident in project.object_by_id:
+            cat = project.category_of_object[ident]
+            return r.EntityRef(
+                kind="object", id=ident, category=cat, index=positions["object", ident]
+            )
+        if ident in project.morphism_by_id:
+            cat = project.category_of_morphism[ident]
+            return r.EntityRef(
+                kind="morphism", id=ident, category=cat, index=positions["morphism", ident]
+            )
+        if ident in project.category_by_id:
+            return r.EntityRef(kind="category", id=ident)
+        if ident in project.functor_by_id:
+            return r.EntityRef(kind="functor", id=ident)
+        if ident in project.nat_by_id:
+            return r.EntityRef(kind="naturalTransformation", id=ident)
+        everything = [*project.object_by_id, *project.morphism_by_id, *project.category_by_id]
+        raise not_found("Entity", ident, everything)
 
     # ------------------------------------------------------------------ summaries
     def _category_summary(self, cat: Category) -> r.CategorySummary:
@@ -429,7 +455,7 @@ class CatDoc:
         via_functors: bool = True,
     ) -> r.TraceResult:
         """Paths from `source` to `target`, shortest first; bounded, never enumerates all paths."""
-        from catdoc.graph import trace_paths
+        from catdoc.graph import build_trace_graph, trace_paths
 
         self.object(source)
         self.object(target)
@@ -452,6 +478,10 @@ class CatDoc:
             max_depth=max_depth,
             limit=limit,
             via_functors=via_functors,
+            graph=self.derived(
+                f"trace-graph:{via_functors}",
+                lambda p: build_trace_graph(p, via_functors=via_functors),
+            ),
         )
 
     def graph(self, *, category: str | None = None) -> r.GraphData:
@@ -481,14 +511,17 @@ class CatDoc:
         self,
         paths: Sequence[str],
         *,
-        recursive: bool = False,
+        recursive: bool | None = None,
         category_from: str | None = None,
         domain: str | None = None,
         category: str | None = None,
-        link: bool = False,
+        link: bool | None = None,
         force: bool = False,
     ) -> r.ImportResult:
-        """Import documents (files, globs, directories) as objects; idempotent, atomic writes."""
+        """Import documents (files, globs, directories) as objects; idempotent, atomic writes.
+
+        `recursive`, `category_from` and `link` left as None take config.yaml's `import` settings.
+        """
         from catdoc.importer import import_documents
 
         return import_documents(
@@ -503,6 +536,16 @@ class CatDoc:
         )
 
     # ------------------------------------------------------------------ search
+    def search_engine(self) -> Any:
+        """The project's search index, opened on first use and kept warm (across reloads) for
+        long-running faces. Returns a `catdoc.search.engine.SearchEngine`."""
+        from catdoc.search.engine import SearchEngine
+
+        with self._lock:
+            if self._search_engine is None:
+                self._search_engine = SearchEngine(self.root)
+            return self._search_engine
+
     def search(
         self,
         query: str,
@@ -527,6 +570,16 @@ class CatDoc:
             offset=offset,
             debug=debug,
         )
+
+
+def _positions(project: Project) -> dict[tuple[str, str], int]:
+    """(kind, id) → index in its category's objects or morphisms (the first occurrence wins)."""
+    positions: dict[tuple[str, str], int] = {}
+    for cat in project.categories:
+        for kind, items in (("object", cat.objects), ("morphism", cat.morphisms)):
+            for index, item in enumerate(items):
+                positions.setdefault((kind, item.id), index)
+    return positions
 
 
 def _children_of(project: Project) -> dict[str, list[str]]:

@@ -15,6 +15,13 @@ from ruamel.yaml.error import YAMLError
 from catdoc.errors import IO_ERROR, LOAD_ERROR, CatDocError
 
 
+def _new_file_mode() -> int:
+    """The mode `open()` would give a new file: mkstemp's 0600 would hide it from the group."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def atomic_write(path: Path, text: str) -> None:
     """Write `text` to `path` so readers see the old file or the new one, never half of it."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -24,8 +31,7 @@ def atomic_write(path: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else _new_file_mode())
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)

@@ -1,0 +1,109 @@
+"""Warm latency of the read-only MCP tools, through an in-process `mcp.Client`.
+
+Each tool is called a few times to warm caches (model load, validation, search index), then
+timed over `--calls` calls; the table gives p50 and p95 per tool against the budget of
+DESIGN.md §5 (p50 < 20 ms, p95 < 100 ms).
+
+    python benchmarks/generate.py 10000 benchmarks/out/10000
+    python benchmarks/mcp_latency.py benchmarks/out/10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client
+
+P50_BUDGET_MS = 20.0
+P95_BUDGET_MS = 100.0
+WARMUP = 3
+
+
+def calls_for(manifest: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """One representative call per read-only tool, on ids of the generated project."""
+    source, target = manifest.get("trace", ["req-00000", "test-00000"])
+    return [
+        ("catdoc_list_categories", {}),
+        ("catdoc_show_category", {"categoryId": "design"}),
+        ("catdoc_list_objects", {"category": "design", "limit": 50}),
+        ("catdoc_list_objects", {"tags": ["security"], "limit": 200, "offset": 1000}),
+        ("catdoc_show_object", {"objectId": "req-00042"}),
+        ("catdoc_list_morphisms", {"categoryId": "requirements", "source": "req-00042"}),
+        ("catdoc_show_morphism", {"morphismId": "req-m00000"}),
+        ("catdoc_validate", {}),
+        ("catdoc_validate_category", {"categoryId": "design"}),
+        ("catdoc_validate_functor", {"functorId": "req-to-spec"}),
+        ("catdoc_validate_natural_transformation", {"id": "req-to-spec-upgrade"}),
+        ("catdoc_trace", {"sourceId": source, "targetId": target}),
+        ("catdoc_search", {"query": "privacy stream limit", "mode": "text"}),
+        ("catdoc_search", {"query": "privacy stream limit"}),
+        ("catdoc_list_functors", {}),
+        ("catdoc_show_functor", {"functorId": "req-to-spec"}),
+        ("catdoc_list_natural_transformations", {}),
+        ("catdoc_show_natural_transformation", {"id": "req-to-spec-upgrade"}),
+        ("catdoc_get_graph", {"categoryId": "design"}),
+        ("catdoc_get_graph", {}),
+    ]
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def measure(project: Path, calls: int, mode: str) -> list[tuple[str, str, float, float]]:
+    from catdoc.mcp_server import build_server
+    from catdoc.service import CatDoc
+
+    manifest_file = project / "benchmark.json"
+    manifest = json.loads(manifest_file.read_text()) if manifest_file.is_file() else {}
+    rows = []
+    async with Client(build_server(CatDoc(project)), mode=mode) as client:
+        await client.list_tools()
+        for tool, args in calls_for(manifest):
+            for _ in range(WARMUP):
+                result = await client.call_tool(tool, args)
+            if result.is_error:
+                text = result.content[0].text  # type: ignore[union-attr]
+                print(f"{tool} {args}: {text}", file=sys.stderr)
+            samples = []
+            for _ in range(calls):
+                start = time.perf_counter()
+                await client.call_tool(tool, args)
+                samples.append((time.perf_counter() - start) * 1000)
+            label = ", ".join(f"{k}={v}" for k, v in args.items())
+            rows.append((tool, label, statistics.median(samples), percentile(samples, 0.95)))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("project", type=Path, help="a generated project (benchmarks/generate.py)")
+    parser.add_argument("--calls", type=int, default=30, help="timed calls per tool (default 30)")
+    parser.add_argument(
+        "--mode",
+        choices=["auto", "legacy"],
+        default="auto",
+        help="client mode: auto (direct dispatch) or legacy (JSON-RPC handshake)",
+    )
+    args = parser.parse_args(argv)
+    rows = anyio.run(measure, args.project.resolve(), args.calls, args.mode)
+    print(f"| tool | arguments | p50 ms | p95 ms | budget (p50 < {P50_BUDGET_MS:g}, p95 < ", end="")
+    print(f"{P95_BUDGET_MS:g}) |\n|---|---|---:|---:|---|")
+    failed = 0
+    for tool, label, p50, p95 in rows:
+        ok = p50 < P50_BUDGET_MS and p95 < P95_BUDGET_MS
+        failed += not ok
+        print(f"| {tool} | {label} | {p50:.1f} | {p95:.1f} | {'ok' if ok else 'OVER'} |")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

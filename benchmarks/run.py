@@ -1,0 +1,223 @@
+"""Time CatDoc's core workloads against the budgets of DESIGN.md §5 and print a table.
+
+Workloads, per project size:
+- `validate (process)`: the whole `catdoc validate --format json` process, start to exit;
+- `validate peak RSS`: that process's peak resident memory;
+- `trace (cold)`: the first trace on a freshly loaded project (builds the graph), in process;
+- `trace (warm)` and `list objects (warm)`: repeated calls on a loaded service, in process.
+
+Projects come from `generate.py` and are kept under the work directory between runs.
+
+    python benchmarks/run.py                    # 1,000 and 10,000 objects, 5 runs each
+    python benchmarks/run.py --sizes 10000 --repeat 9
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `benchmarks` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.generate import MANIFEST, generate, load_manifest
+
+DEFAULT_WORKDIR = Path(__file__).resolve().parent / "out"
+WARM_CALLS_PER_RUN = 10
+"""Warm workloads are fast and noisy, so each run makes this many calls and keeps every one."""
+
+VALIDATE_BUDGET_S = 2.0
+RSS_BUDGET_MB = 300.0
+WARM_BUDGET_S = 0.020
+TRACE_COLD_BUDGET_S = 2.0
+
+
+@dataclass
+class Row:
+    """One line of the table: every sample of one workload at one size."""
+
+    workload: str
+    size: int
+    samples: list[float]
+    unit: str
+    budget: float | None
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+    @property
+    def ok(self) -> bool | None:
+        return None if self.budget is None else self.median < self.budget
+
+
+def ensure_project(size: int, workdir: Path, *, seed: int = 0) -> Path:
+    """The generated project of `size` objects under `workdir`, generated only when missing."""
+    path = workdir / str(size)
+    if (path / MANIFEST).is_file():
+        info = load_manifest(path)
+        if info.get("objects") == size and info.get("seed") == seed:
+            return path
+    return generate(size, path, seed=seed)
+
+
+def validate_command(project: Path) -> list[str]:
+    """The real CLI when it is installed in this interpreter, else the same call in the service."""
+    if importlib.util.find_spec("catdoc.__main__") is not None:
+        return [sys.executable, "-m", "catdoc", "-C", str(project), "validate", "--format", "json"]
+    code = (
+        "import sys; from catdoc.service import CatDoc; "
+        "r = CatDoc(sys.argv[1]).validate(); print(r.model_dump_json()); "
+        "sys.exit(0 if r.is_valid else 1)"
+    )
+    return [sys.executable, "-c", code, str(project)]
+
+
+def run_process(command: Sequence[str]) -> tuple[float, float, str]:
+    """Run `command` once: (wall seconds, peak RSS in MB, stdout); raise if it fails."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(list(command), stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout = out.read().decode("utf-8", "replace")
+        if proc.returncode != 0:
+            detail = err.read().decode("utf-8", "replace")[-2000:] or stdout[-2000:]
+            raise RuntimeError(f"{' '.join(command)} exited {proc.returncode}:\n{detail}")
+    return elapsed, usage.ru_maxrss / 1024, stdout
+
+
+def bench_validate(project: Path, size: int, repeat: int) -> list[Row]:
+    """Whole-process load + validate, and its peak memory; the report must say valid."""
+    command = validate_command(project)
+    times, rss = [], []
+    for _ in range(repeat):
+        elapsed, peak, stdout = run_process(command)
+        report = json.loads(stdout)
+        if not report.get("isValid", report.get("is_valid")):
+            raise RuntimeError(f"{project} did not validate clean: {stdout[:2000]}")
+        times.append(elapsed)
+        rss.append(peak)
+    return [
+        Row("validate (process)", size, times, "s", VALIDATE_BUDGET_S),
+        Row("validate peak RSS", size, rss, "MB", RSS_BUDGET_MB),
+    ]
+
+
+def _timed(call: Callable[[], object]) -> tuple[float, object]:
+    start = time.perf_counter()
+    value = call()
+    return time.perf_counter() - start, value
+
+
+def bench_trace(project: Path, size: int, repeat: int) -> list[Row]:
+    """First trace after a fresh load (cold) and repeated traces on one service (warm)."""
+    from catdoc.service import CatDoc
+
+    source, target = load_manifest(project)["trace"]
+
+    def trace(svc: CatDoc) -> object:
+        result = svc.trace(source, target)
+        if not result.found:
+            raise RuntimeError(f"no path {source} → {target} in {project}")
+        return result
+
+    cold = []
+    for _ in range(repeat):
+        svc = CatDoc(project)
+        svc.project()
+        cold.append(_timed(lambda svc=svc: trace(svc))[0])
+    svc = CatDoc(project)
+    trace(svc)
+    warm = [_timed(lambda: trace(svc))[0] for _ in range(repeat * WARM_CALLS_PER_RUN)]
+    return [
+        Row("trace (cold)", size, cold, "s", TRACE_COLD_BUDGET_S),
+        Row("trace (warm)", size, warm, "s", WARM_BUDGET_S),
+    ]
+
+
+def bench_list(project: Path, size: int, repeat: int) -> list[Row]:
+    """A page of objects, unfiltered and filtered by a tag, on a loaded service."""
+    from catdoc.service import CatDoc
+
+    svc = CatDoc(project)
+    svc.list_objects()
+    calls = repeat * WARM_CALLS_PER_RUN
+    plain = [_timed(lambda: svc.list_objects(limit=50))[0] for _ in range(calls)]
+    tagged = [
+        _timed(lambda: svc.list_objects(tags=["security"], limit=50))[0] for _ in range(calls)
+    ]
+    return [
+        Row("list objects (warm)", size, plain, "s", WARM_BUDGET_S),
+        Row("list objects by tag (warm)", size, tagged, "s", WARM_BUDGET_S),
+    ]
+
+
+def run(sizes: Sequence[int], repeat: int, workdir: Path, *, seed: int = 0) -> list[Row]:
+    rows: list[Row] = []
+    for size in sizes:
+        project = ensure_project(size, workdir, seed=seed)
+        rows += bench_validate(project, size, repeat)
+        rows += bench_trace(project, size, repeat)
+        rows += bench_list(project, size, repeat)
+    return rows
+
+
+def _fmt(value: float, unit: str) -> str:
+    if unit == "MB":
+        return f"{value:.0f} MB"
+    if value >= 1:
+        return f"{value:.2f} s"
+    return f"{value * 1000:.1f} ms" if value >= 0.001 else f"{value * 1e6:.0f} µs"
+
+
+def table(rows: Sequence[Row]) -> str:
+    """The rows as a markdown table: workload | size | median | min | max | budget | ok?"""
+    lines = [
+        "| workload | size | median | min | max | budget | ok? |",
+        "|---|---:|---:|---:|---:|---:|:-:|",
+    ]
+    for row in rows:
+        budget = "—" if row.budget is None else f"< {_fmt(row.budget, row.unit)}"
+        ok = {None: "—", True: "yes", False: "**no**"}[row.ok]
+        lines.append(
+            f"| {row.workload} | {row.size:,} | {_fmt(row.median, row.unit)} | "
+            f"{_fmt(min(row.samples), row.unit)} | {_fmt(max(row.samples), row.unit)} | "
+            f"{budget} | {ok} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000], metavar="N")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per workload (default 5)")
+    parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print every sample as JSON")
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    rows = run(args.sizes, args.repeat, args.workdir, seed=args.seed)
+    if args.json:
+        print(json.dumps([asdict(row) | {"median": row.median} for row in rows], indent=2))
+    else:
+        print(table(rows))
+    return 0 if all(row.ok is not False for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

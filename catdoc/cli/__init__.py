@@ -1,0 +1,17 @@
+"""The `catdoc` command line. Each command module registers its commands on `app` when imported."""
+
+# Command modules: importing one registers its commands on `app`. One line each, sorted.
+from catdoc.cli import core_commands as core_commands
+from catdoc.cli import import_command as import_command
+from catdoc.cli import mcp_command as mcp_command
+from catdoc.cli import search_command as search_command
+from catdoc.cli import tui_command as tui_command
+from catdoc.cli.app import app
+
+
+def main() -> None:
+    """Console-script entry point (`catdoc`, `python -m catdoc`)."""
+    app(prog_name="catdoc")
+
+
+__all__ = ["app", "main"]

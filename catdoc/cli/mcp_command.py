@@ -1,0 +1,46 @@
+"""`catdoc mcp`: serve the project to AI assistants over the Model Context Protocol (stdio)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from catdoc.cli.app import app, state
+
+
+@app.command("mcp")
+def mcp(
+    ctx: typer.Context,
+    project: Annotated[
+        Path | None,
+        typer.Option(
+            "--project",
+            "-C",
+            metavar="DIR",
+            help="A directory inside the project (default: the global --project, else cwd).",
+            show_default=False,
+        ),
+    ] = None,
+    dashboard: Annotated[
+        bool, typer.Option("--dashboard", help="Also start the browser dashboard.")
+    ] = False,
+    port: Annotated[
+        int | None,
+        typer.Option("--port", min=1, max=65535, metavar="N", help="Dashboard port."),
+    ] = None,
+) -> None:
+    """Start the MCP server on stdin/stdout for an AI assistant (Claude, VS Code, Cursor …).
+
+    stdout carries only protocol messages; logs go to stderr.
+
+    A missing or broken project still starts: tools answer PROJECT_NOT_FOUND or LOAD_ERROR.
+
+    Examples:
+    catdoc mcp --project /path/to/repo
+    claude mcp add catdoc -- catdoc mcp --project /path/to/repo
+    """
+    from catdoc.mcp_server import serve
+
+    serve(project or state(ctx).project, dashboard=dashboard, port=port)

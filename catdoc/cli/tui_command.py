@@ -1,0 +1,43 @@
+"""`catdoc tui`: the terminal browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from catdoc.cli.app import app, state
+
+
+@app.command("tui")
+def tui(
+    ctx: typer.Context,
+    project: Annotated[
+        Path | None,
+        typer.Option(
+            "--project",
+            "-C",
+            metavar="DIR",
+            help="A directory inside the project (default: the global --project, else cwd).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Browse the project in the terminal: navigator, documents, functor view, validation,
+    search and trace. Reads only; notices edits to the files while open.
+
+    A broken model file opens a screen that says what is wrong and continues once it is fixed.
+
+    Examples:
+    catdoc tui
+    catdoc tui --project examples/traceability
+    """
+    from catdoc.service import CatDoc
+    from catdoc.tui import CatDocApp
+
+    if project is not None:
+        state(ctx).project = project
+    service: CatDoc = state(ctx).service()
+    _ = service.root  # no project at all: a clear error (exit 2) instead of an empty browser
+    CatDocApp(service).run()

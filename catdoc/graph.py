@@ -1,0 +1,228 @@
+"""NetworkX views of a project: tracing paths between objects, and graph export.
+
+Tracing runs on a *collapsed* DiGraph (one edge per ordered pair of objects, carrying every
+parallel morphism and functor hop), so Yen's k-shortest-simple-paths works on the small graph and
+parallel morphisms are expanded only as far as the limit needs. Nothing enumerates all paths.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import networkx as nx
+
+from catdoc import results as r
+from catdoc.errors import VALIDATION_ERROR, CatDocError
+from catdoc.project import Project
+
+GRAPH_FORMATS = ("json", "dot", "mermaid")
+
+Hop = tuple[str, str, str]
+"""(kind, id, label) of one way to go along a collapsed edge."""
+
+
+def build_trace_graph(project: Project, *, via_functors: bool = True) -> nx.DiGraph:
+    """Objects as nodes; an edge u → v lists every non-identity morphism u → v (file order),
+    then, with `via_functors`, every functor mapping u to v. Dangling morphisms are left out
+    (the validator reports them)."""
+    objects = project.object_by_id
+    edges: dict[tuple[str, str], list[Hop]] = {}
+
+    def add(u: str, v: str, hop: Hop) -> None:
+        if u != v and u in objects and v in objects:
+            edges.setdefault((u, v), []).append(hop)
+
+    morphism_ids = project.morphism_by_id
+    for cat in project.categories:
+        for mor in cat.morphisms:
+            if not mor.is_identity and morphism_ids.get(mor.id) is mor:
+                add(mor.source, mor.target, ("morphism", mor.id, mor.label))
+    if via_functors:
+        for fun in project.functors:
+            if project.functor_by_id.get(fun.id) is not fun:
+                continue
+            for obj, image in fun.object_mapping.items():
+                add(obj, image, ("functor", fun.id, fun.label))
+    graph = nx.DiGraph()
+    graph.add_nodes_from(objects)
+    graph.add_edges_from((u, v, {"hops": hops}) for (u, v), hops in edges.items())
+    return graph
+
+
+def trace_paths(
+    project: Project,
+    source: str,
+    target: str,
+    *,
+    max_depth: int,
+    limit: int,
+    via_functors: bool,
+    graph: nx.DiGraph | None = None,
+) -> r.TraceResult:
+    """Up to `limit` paths of at most `max_depth` hops from `source` to `target`, shortest first.
+
+    Order is deterministic: by length, then in the order Yen's algorithm finds the object
+    sequences on a graph built in file order, then parallel hops in file order. A path from an
+    object to itself is the identity (length 0). `graph` is a prebuilt `build_trace_graph`
+    (the service caches one per project).
+    """
+    if graph is None:
+        graph = build_trace_graph(project, via_functors=via_functors)
+    paths: list[r.TracePath] = []
+    truncated = False
+    for path in _hop_paths(graph, source, target, max_depth):
+        if len(paths) == limit:
+            truncated = True
+            break
+        paths.append(path)
+    return r.TraceResult(
+        source=source, target=target, found=bool(paths), paths=paths, truncated=truncated
+    )
+
+
+def _hop_paths(
+    graph: nx.DiGraph, source: str, target: str, max_depth: int
+) -> Iterator[r.TracePath]:
+    """Lazily: node sequences by increasing length, each expanded into its hop combinations."""
+    if source not in graph or target not in graph:
+        return
+    try:
+        for nodes in nx.shortest_simple_paths(graph, source, target):
+            if len(nodes) - 1 > max_depth:
+                return
+            pairs = list(itertools.pairwise(nodes))
+            choices = [graph.adj[u][v]["hops"] for u, v in pairs]
+            for combo in itertools.product(*choices):
+                hops = [
+                    r.TraceHop(kind=kind, id=ident, label=label, source=u, target=v)
+                    for (u, v), (kind, ident, label) in zip(pairs, combo, strict=True)
+                ]
+                yield r.TracePath(length=len(hops), nodes=list(nodes), hops=hops)
+    except nx.NetworkXNoPath:
+        return
+
+
+def graph_data(project: Project, *, category: str | None = None) -> r.GraphData:
+    """Objects as nodes and morphisms as edges (REQ-MCP-012); for the whole project, functor hops
+    (object ↦ F(object)) are edges too. Identity markers and dangling morphisms are left out."""
+    objects = project.object_by_id
+    cat_of = project.category_of_object
+    cats = [project.category_by_id[category]] if category else project.categories
+    nodes: list[r.GraphNode] = []
+    edges: list[r.GraphEdge] = []
+    for cat in cats:
+        for obj in cat.objects:
+            if objects.get(obj.id) is not obj:
+                continue
+            meta: dict[str, Any] = {**obj.metadata, "category": cat.id}
+            for key in ("domain", "path", "tags"):
+                value = getattr(obj, key)
+                if value:
+                    meta[key] = value
+            nodes.append(r.GraphNode(id=obj.id, label=obj.label, type="object", metadata=meta))
+        for mor in cat.morphisms:
+            if mor.is_identity or cat_of.get(mor.source) != cat.id:
+                continue
+            if cat_of.get(mor.target) != cat.id or project.morphism_by_id.get(mor.id) is not mor:
+                continue
+            edges.append(
+                r.GraphEdge(id=mor.id, source=mor.source, target=mor.target, label=mor.label)
+            )
+    if category is None:
+        for fun in project.functors:
+            for obj_id, image in fun.object_mapping.items():
+                if obj_id in objects and image in objects:
+                    edges.append(
+                        r.GraphEdge(
+                            id=f"{fun.id}:{obj_id}",
+                            source=obj_id,
+                            target=image,
+                            label=fun.label,
+                            type="functor",
+                        )
+                    )
+    return r.GraphData(nodes=nodes, edges=edges)
+
+
+def render_graph(data: r.GraphData, fmt: str) -> str:
+    """The graph as `json` (the GraphData shape), `dot` (Graphviz) or `mermaid` (flowchart)."""
+    if fmt == "json":
+        return data.model_dump_json(by_alias=True, indent=2) + "\n"
+    if fmt == "dot":
+        return _dot(data)
+    if fmt == "mermaid":
+        return _mermaid(data)
+    raise CatDocError(
+        VALIDATION_ERROR,
+        f"Unknown graph format {fmt!r}.",
+        f"Use one of: {', '.join(GRAPH_FORMATS)}.",
+    )
+
+
+def _clusters(data: r.GraphData) -> dict[str, list[r.GraphNode]]:
+    clusters: dict[str, list[r.GraphNode]] = {}
+    for node in data.nodes:
+        clusters.setdefault(str(node.metadata.get("category", "")), []).append(node)
+    return clusters
+
+
+def _dot_str(text: str) -> str:
+    """A DOT double-quoted string: backslashes and quotes escaped, line breaks kept as \\n."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escaped.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n") + '"'
+
+
+def _dot(data: r.GraphData) -> str:
+    lines = [
+        "digraph catdoc {",
+        "  rankdir=LR;",
+        '  node [shape=box, style=rounded, fontname="Helvetica"];',
+        '  edge [fontname="Helvetica", fontsize=10];',
+    ]
+    for cat, nodes in _clusters(data).items():
+        lines.append(f"  subgraph {_dot_str('cluster_' + cat)} {{")
+        lines.append(f"    label={_dot_str(cat)};")
+        for node in nodes:
+            lines.append(f"    {_dot_str(node.id)} [label={_dot_str(node.label)}];")
+        lines.append("  }")
+    for edge in data.edges:
+        style = ", style=dashed" if edge.type == "functor" else ""
+        lines.append(
+            f"  {_dot_str(edge.source)} -> {_dot_str(edge.target)} "
+            f"[label={_dot_str(edge.label)}, id={_dot_str(edge.id)}{style}];"
+        )
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _mermaid_text(text: str) -> str:
+    """Text for a quoted Mermaid label: entity codes for the characters Mermaid would parse."""
+    for char, code in (("#", "#35;"), ('"', "#quot;"), ("<", "#lt;"), (">", "#gt;")):
+        text = text.replace(char, code)
+    return text.replace("|", "#124;").replace("\r", " ").replace("\n", " ")
+
+
+def _mermaid(data: r.GraphData) -> str:
+    """Mermaid ids are restricted, so nodes become n0, n1, … and the real id goes in the label
+    only when it differs from the title."""
+    names = {node.id: f"n{i}" for i, node in enumerate(data.nodes)}
+    lines = ["flowchart LR"]
+    for index, (cat, nodes) in enumerate(_clusters(data).items()):
+        lines.append(f'  subgraph c{index}["{_mermaid_text(cat)}"]')
+        for node in nodes:
+            label = node.label if node.label == node.id else f"{node.label} ({node.id})"
+            lines.append(f'    {names[node.id]}["{_mermaid_text(label)}"]')
+        lines.append("  end")
+    for edge in data.edges:
+        if edge.source not in names or edge.target not in names:
+            continue
+        arrow = "-.->" if edge.type == "functor" else "-->"
+        lines.append(
+            f'  {names[edge.source]} {arrow}|"{_mermaid_text(edge.label)}"| {names[edge.target]}'
+        )
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["GRAPH_FORMATS", "build_trace_graph", "graph_data", "render_graph", "trace_paths"]

@@ -1,0 +1,301 @@
+"""`catdoc mcp` / `catdoc-mcp`: CatDoc as a Model Context Protocol server over stdio.
+
+The server is a thin face: each `catdoc_*` tool (see `catdoc.mcp_tools`) validates its arguments
+against a JSON schema, makes one `CatDoc` call and returns the result model as structured output.
+Every failure comes back as a tool error whose text is `{"error": {...}}` (`CatDocError.to_dict`),
+so an assistant can read the code and the hint and try again; nothing a client sends stops it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import inspect
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.context import Context
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from pydantic import TypeAdapter, ValidationError
+
+from catdoc import __version__
+from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, not_found
+from catdoc.service import CatDoc
+
+INTERNAL_ERROR = "INTERNAL_ERROR"
+
+logger = logging.getLogger("catdoc.mcp")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+INSTRUCTIONS = """\
+CatDoc keeps the documents of a repository as a checked category-theory graph. A document is an \
+object; objects are grouped into categories (layers such as requirements, design, tests); a \
+morphism is a typed relationship between two documents of one category; a functor maps one \
+category onto another (traceability, e.g. requirements -> design); a natural transformation \
+relates two functors.
+
+How to start: catdoc_list_categories for the layers, then catdoc_show_category for one layer, \
+then catdoc_show_object for a document's text and its links. Find documents by topic with \
+catdoc_search; see how two documents connect with catdoc_trace; check consistency with \
+catdoc_validate. Lists are paged (limit/offset). Errors are JSON \
+{"error": {"code", "message", "hint", "didYouMean"}}: follow the hint, or use a suggested id.\
+"""
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def error_result(exc: CatDocError) -> CallToolResult:
+    """A tool error (`isError`) whose text is the error's JSON body."""
+    return CallToolResult(
+        content=[TextContent(type="text", text=_json(exc.to_dict()))], is_error=True
+    )
+
+
+def _argument_error(tool: str, exc: ValidationError) -> CatDocError:
+    """Schema-level argument errors in CatDoc's shape, naming each wrong argument, not its value."""
+    problems = []
+    for err in exc.errors():
+        where = ".".join(str(part) for part in err["loc"]) or "(arguments)"
+        problems.append(f"{where}: {err['msg']}")
+    return CatDocError(
+        VALIDATION_ERROR,
+        f"Invalid arguments for {tool}: " + "; ".join(problems) + ".",
+        "Fix the named argument(s); the tool's input schema gives each one's type, default and "
+        "bounds.",
+    )
+
+
+class CatDocMCPServer(MCPServer):
+    """An MCPServer whose tools answer CatDoc's error shape for every failure, including bad calls.
+
+    The SDK reports an unknown tool or arguments that fail the schema as plain text; here they
+    become `NOT_FOUND` / `VALIDATION_ERROR` bodies, and unknown argument names (which pydantic
+    would silently drop, e.g. a misspelled filter) are refused instead of ignored.
+    """
+
+    def __init__(self, svc: CatDoc, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.svc = svc
+        self._arguments: dict[str, list[str]] = {}
+
+    def catdoc_tool(
+        self,
+        *,
+        name: str,
+        title: str,
+        description: str,
+        read_only: bool = True,
+        destructive: bool = False,
+        idempotent: bool = True,
+    ) -> Callable[[F], F]:
+        """Register `fn` (which returns a result model or raises CatDocError) as a tool.
+
+        The registered callable returns a `CallToolResult` itself, so errors can carry JSON text
+        while the output schema still comes from `fn`'s return annotation.
+        """
+
+        def register(fn: F) -> F:
+            signature = inspect.signature(fn, eval_str=True)
+            output = signature.return_annotation
+            adapter: TypeAdapter[Any] = TypeAdapter(output)
+
+            def run(**kwargs: Any) -> CallToolResult:
+                try:
+                    result = fn(**kwargs)
+                except CatDocError as exc:
+                    logger.info("%s: %s %s", name, exc.code, exc.message.splitlines()[0])
+                    return error_result(exc)
+                except Exception as exc:
+                    logger.exception("%s failed unexpectedly", name)
+                    return error_result(
+                        CatDocError(
+                            INTERNAL_ERROR,
+                            f"{name} failed unexpectedly ({type(exc).__name__}).",
+                            "The server logged the details to stderr and keeps running; retry, "
+                            "or report the log if it happens again.",
+                        )
+                    )
+                data = adapter.dump_python(result, mode="json", by_alias=True)
+                return CallToolResult(
+                    content=[TextContent(type="text", text=_json(data))], structured_content=data
+                )
+
+            run.__name__ = fn.__name__
+            run.__signature__ = signature.replace(  # type: ignore[attr-defined]
+                return_annotation=Annotated[CallToolResult, output]
+            )
+            self._arguments[name] = list(signature.parameters)
+            self.add_tool(
+                run,
+                name=name,
+                title=title,
+                description=description,
+                annotations=ToolAnnotations(
+                    title=title,
+                    read_only_hint=read_only,
+                    destructive_hint=destructive,
+                    idempotent_hint=idempotent,
+                    open_world_hint=False,
+                ),
+                structured_output=True,
+            )
+            return fn
+
+        return register
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        expected = self._arguments.get(name)
+        if expected is None:
+            return error_result(
+                not_found("Tool", name, self._arguments, "Call tools/list to see CatDoc's tools.")
+            )
+        unknown = [key for key in arguments if key not in expected]
+        if unknown:
+            guesses = [g for key in unknown for g in closest(key, expected, n=2)]
+            return error_result(
+                CatDocError(
+                    VALIDATION_ERROR,
+                    f"Unknown argument(s) for {name}: {', '.join(map(repr, unknown))}.",
+                    f"{name} takes: {', '.join(expected) or 'no arguments'}.",
+                    guesses,
+                )
+            )
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                return error_result(_argument_error(name, exc.__cause__))
+            raise
+
+
+def _resource(call: Callable[[], str]) -> str:
+    """Run a resource read, turning CatDocErrors into the SDK's resource errors (JSON text)."""
+    try:
+        return call()
+    except CatDocError as exc:
+        cls = ResourceNotFoundError if exc.code == NOT_FOUND else ResourceError
+        raise cls(_json(exc.to_dict())) from None
+
+
+def _register_resources(server: CatDocMCPServer, svc: CatDoc) -> None:
+    @server.resource(
+        "catdoc://graph",
+        name="graph",
+        title="CatDoc graph",
+        description="The whole project as JSON: nodes (objects) and edges (morphisms, functor "
+        "hops), the same data as catdoc_get_graph without paging.",
+        mime_type="application/json",
+    )
+    def graph() -> str:
+        return _resource(lambda: svc.graph().model_dump_json(by_alias=True))
+
+    @server.resource(
+        "catdoc://objects/{id}",
+        name="object",
+        title="CatDoc document",
+        description="The full text of one object's document (its file, or its inline content).",
+        mime_type="text/markdown",
+    )
+    def document(id: str) -> str:
+        def read() -> str:
+            detail = svc.show_object(id, max_chars=sys.maxsize)
+            if detail.content is None:
+                raise CatDocError(
+                    NOT_FOUND,
+                    detail.content_error or f"Object {id!r} has neither a document nor content.",
+                    "Give the object a `path` to a file in the project, or inline `content`.",
+                )
+            return detail.content
+
+        return _resource(read)
+
+
+def build_server(svc: CatDoc) -> CatDocMCPServer:
+    """The MCP server for one project: all `catdoc_*` tools and the `catdoc://` resources."""
+    from catdoc.mcp_tools import register_tools
+
+    server = CatDocMCPServer(
+        svc,
+        name="catdoc",
+        title="CatDoc",
+        description="Documents of a repository as a checked category-theory graph.",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        log_level="WARNING",
+    )
+    register_tools(server, svc)
+    _register_resources(server, svc)
+    return server
+
+
+def serve(
+    project: Path | str | None = None, *, dashboard: bool = False, port: int | None = None
+) -> None:
+    """Run the stdio server until the client closes stdin. Logs go to stderr only."""
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="catdoc-mcp %(levelname)s %(message)s"
+    )
+    svc = CatDoc(project)
+    server = build_server(svc)
+    if dashboard:
+        where = f" on port {port}" if port else ""
+        logger.warning(
+            "The dashboard%s was requested, but this CatDoc has no dashboard; the MCP server "
+            "runs without it.",
+            where,
+        )
+    try:
+        loaded = svc.project()
+        logger.info("Serving %s (%d categories).", loaded.root, len(loaded.categories))
+    except CatDocError as exc:
+        logger.warning(
+            "Starting without a loaded project; tools answer %s until fixed: %s",
+            exc.code,
+            exc.message,
+        )
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run("stdio")
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 1–65535 (argparse type)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1–65535)")
+    return port
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `catdoc-mcp` console script."""
+    parser = argparse.ArgumentParser(
+        prog="catdoc-mcp",
+        description="Serve a CatDoc project to AI assistants over MCP (stdio). "
+        "Example: catdoc-mcp --project /path/to/repo",
+    )
+    parser.add_argument(
+        "--project", "-C", metavar="DIR", help="a directory inside the project (default: cwd)"
+    )
+    parser.add_argument("--dashboard", action="store_true", help="also start the dashboard")
+    parser.add_argument("--port", type=port_number, metavar="N", help="dashboard port")
+    parser.add_argument("--version", action="version", version=f"catdoc-mcp {__version__}")
+    args = parser.parse_args(argv)
+    serve(args.project, dashboard=args.dashboard, port=args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

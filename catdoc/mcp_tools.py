@@ -1,0 +1,481 @@
+"""The `catdoc_*` MCP tools. Each is one `CatDoc` call: schema in, result model out.
+
+Descriptions say when to use a tool and which other tool to use instead; the input schema carries
+every argument's description, default and bounds; the output schema is the result model's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import Field
+
+from catdoc import results as r
+from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
+from catdoc.project import resolve_inside
+from catdoc.service import DEFAULT_CONTENT_CHARS, MAX_LIMIT, CatDoc
+from catdoc.validate import Report
+
+if TYPE_CHECKING:
+    from catdoc.mcp_server import CatDocMCPServer
+
+MAX_CONTENT_CHARS = 200_000
+MAX_GRAPH_NODES = 5_000
+
+
+class CategoryList(r.Result):
+    categories: list[r.CategoryDetail | r.CategorySummary]
+    total: int
+
+
+class FunctorList(r.Result):
+    functors: list[r.FunctorSummary]
+    total: int
+
+
+class NaturalTransformationList(r.Result):
+    natural_transformations: list[r.NaturalTransformationSummary]
+    total: int
+
+
+class GraphSlice(r.GraphData):
+    total_nodes: int
+    total_edges: int
+    truncated: bool = Field(
+        description="True when nodes were left out: raise `limit` or filter by `categoryId`."
+    )
+
+
+CategoryRef = Annotated[
+    str,
+    Field(
+        min_length=1,
+        description="Category id, exact name, or alias (e.g. 'requirements'). "
+        "See catdoc_list_categories.",
+    ),
+]
+OptionalCategory = Annotated[
+    str | None,
+    Field(description="Only this category: id, exact name, or alias. Omit for all categories."),
+]
+ObjectId = Annotated[str, Field(min_length=1, description="Object (document) id, e.g. 'req-auth'.")]
+Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT, description=f"Page size, 1–{MAX_LIMIT}.")]
+Offset = Annotated[int, Field(ge=0, description="Items to skip (paging); 0 for the first page.")]
+
+
+def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
+    """Register every catdoc_* tool on `server`, bound to the one `svc` it serves."""
+    tool = server.catdoc_tool
+
+    # ------------------------------------------------------------------ project
+    @tool(
+        name="catdoc_init",
+        title="Initialise a CatDoc project",
+        description="Create a CatDoc project: a `.catdoc/` directory with `category.yaml`, "
+        "`config.yaml` and an example document. Use it once, when the user wants to start "
+        "documenting a repository with CatDoc, or when other tools answer PROJECT_NOT_FOUND. "
+        "Do NOT use it to change an existing project (it fails with ALREADY_EXISTS unless "
+        "force is true, and force overwrites the model files); use catdoc_import_document to "
+        "add documents.",
+        read_only=False,
+        destructive=True,
+        idempotent=False,
+    )
+    def catdoc_init(
+        directory: Annotated[
+            str,
+            Field(
+                min_length=1,
+                description="Where to create `.catdoc/`, relative to the served project "
+                "(or to the server's start directory when there is no project yet).",
+            ),
+        ] = ".",
+        name: Annotated[str | None, Field(description="Project name for config.yaml.")] = None,
+        force: Annotated[
+            bool, Field(description="Overwrite an existing `.catdoc/` (destroys its model).")
+        ] = False,
+    ) -> r.InitResult:
+        try:
+            base = svc.root
+        except CatDocError:
+            base = svc.start
+        return CatDoc.init(resolve_inside(base, directory), name=name, force=force)
+
+    # ------------------------------------------------------------------ categories
+    @tool(
+        name="catdoc_list_categories",
+        title="List categories",
+        description="List every category (layer of documents, e.g. requirements, design, "
+        "tests) with its description, hierarchy and object/morphism counts. Start here to "
+        "learn how a project is organised. Set includeMembers to get each category's objects "
+        "and morphisms too (large on big projects). For one category's details use "
+        "catdoc_show_category; for documents across categories use catdoc_list_objects.",
+    )
+    def catdoc_list_categories(
+        includeMembers: Annotated[
+            bool,
+            Field(description="Also return each category's objects and morphisms."),
+        ] = False,
+    ) -> CategoryList:
+        if includeMembers:
+            items: list[r.CategoryDetail | r.CategorySummary] = [
+                svc.show_category(c.id) for c in svc.list_categories()
+            ]
+        else:
+            items = list(svc.list_categories())
+        return CategoryList(categories=items, total=len(items))
+
+    @tool(
+        name="catdoc_show_category",
+        title="Show a category",
+        description="Show one category: description, parent/children hierarchy, equations, "
+        "all its objects and morphisms, and the functors into and out of it. Use it after "
+        "catdoc_list_categories to explore a layer. For a single document use "
+        "catdoc_show_object; to check the category's consistency use catdoc_validate_category. "
+        "Unknown ids answer NOT_FOUND ('Category not found') with close ids.",
+    )
+    def catdoc_show_category(categoryId: CategoryRef) -> r.CategoryDetail:
+        return svc.show_category(categoryId)
+
+    # ------------------------------------------------------------------ objects
+    @tool(
+        name="catdoc_list_objects",
+        title="List objects (documents)",
+        description="List documents (objects) with their metadata: title, category, domain, "
+        "path, tags, author, dates. Filter by domain, category and tags (all must match); "
+        "paged with limit/offset (`total` counts all matches). Use it to browse or enumerate. "
+        "To find documents about a topic use catdoc_search instead; for one document's text "
+        "and links use catdoc_show_object.",
+    )
+    def catdoc_list_objects(
+        domain: Annotated[str | None, Field(description="Only objects of this domain.")] = None,
+        category: OptionalCategory = None,
+        tags: Annotated[
+            list[str] | None, Field(description="Only objects that carry all of these tags.")
+        ] = None,
+        limit: Limit = 50,
+        offset: Offset = 0,
+    ) -> r.Page[r.ObjectSummary]:
+        return svc.list_objects(
+            category=category, domain=domain, tags=tags or (), limit=limit, offset=offset
+        )
+
+    @tool(
+        name="catdoc_show_object",
+        title="Show an object (document)",
+        description="Show one document: its metadata, its text (cut at maxChars; then "
+        "`truncated` is true and `contentLength` gives the full length), its outgoing and "
+        "incoming morphisms, its images under functors and where it is defined (file:line). "
+        "Use it to read a document and see what it relates to. To find a document by topic "
+        "use catdoc_search; for the path between two documents use catdoc_trace.",
+    )
+    def catdoc_show_object(
+        objectId: ObjectId,
+        maxChars: Annotated[
+            int,
+            Field(
+                ge=1,
+                le=MAX_CONTENT_CHARS,
+                description="Cut the document text after this many characters.",
+            ),
+        ] = DEFAULT_CONTENT_CHARS,
+    ) -> r.ObjectDetail:
+        return svc.show_object(objectId, max_chars=maxChars)
+
+    @tool(
+        name="catdoc_import_document",
+        title="Import a document",
+        description="Import one Markdown file of the project as an object. Its front matter "
+        "(id, title, domain, author, tags; the rest becomes metadata) fills the object; "
+        "`@object-id` references in the text are reported and, where both objects are in one "
+        "category, become morphisms (listed in morphismsCreated). Writes `.catdoc/` YAML "
+        "atomically, keeping comments and key order. Re-importing an unchanged file changes "
+        "nothing; an existing object is only updated with force. Use it when the user adds "
+        "or changes a document. Do NOT use it to read a document (catdoc_show_object) or for "
+        "files outside the project (refused with PATH_OUTSIDE_PROJECT).",
+        read_only=False,
+        destructive=True,
+        idempotent=True,
+    )
+    def catdoc_import_document(
+        filePath: Annotated[
+            str,
+            Field(
+                min_length=1,
+                description="The Markdown file, relative to the project root "
+                "(e.g. 'docs/requirements/auth.md').",
+            ),
+        ],
+        domain: Annotated[
+            str | None, Field(description="Domain to set when the front matter has none.")
+        ] = None,
+        category: Annotated[
+            str | None,
+            Field(description="Category to put the object in (default: from config/folder)."),
+        ] = None,
+        force: Annotated[
+            bool, Field(description="Update an existing object with the same id.")
+        ] = False,
+    ) -> r.ImportResult:
+        path = resolve_inside(svc.root, filePath)
+        if not path.is_file():
+            raise CatDocError(
+                NOT_FOUND,
+                f"File not found: {filePath!r}.",
+                "Give the path of an existing file, relative to the project root.",
+            )
+        return svc.import_documents([str(path)], domain=domain, category=category, force=force)
+
+    # ------------------------------------------------------------------ morphisms
+    @tool(
+        name="catdoc_list_morphisms",
+        title="List morphisms (relationships)",
+        description="List morphisms (typed relationships between two documents of one "
+        "category, e.g. 'depends-on'), filtered by categoryId, source, target and name "
+        "(all must match); paged with limit/offset. Use it to see what a document points to "
+        "or which relationships of a type exist. For everything connected to one document "
+        "catdoc_show_object is shorter; for indirect connections use catdoc_trace.",
+    )
+    def catdoc_list_morphisms(
+        categoryId: OptionalCategory = None,
+        source: Annotated[str | None, Field(description="Only morphisms from this object.")] = None,
+        target: Annotated[str | None, Field(description="Only morphisms to this object.")] = None,
+        name: Annotated[
+            str | None, Field(description="Only morphisms of this type, e.g. 'depends-on'.")
+        ] = None,
+        limit: Limit = 50,
+        offset: Offset = 0,
+    ) -> r.Page[r.MorphismSummary]:
+        return svc.list_morphisms(
+            category=categoryId,
+            source=source,
+            target=target,
+            name=name,
+            limit=limit,
+            offset=offset,
+        )
+
+    @tool(
+        name="catdoc_show_morphism",
+        title="Show a morphism",
+        description="Show one morphism: its type, source and target documents (with titles), "
+        "metadata, its images under functors and where it is defined. Use it when you have a "
+        "morphism id (from catdoc_show_object or catdoc_list_morphisms). To list relationships "
+        "use catdoc_list_morphisms instead.",
+    )
+    def catdoc_show_morphism(
+        morphismId: Annotated[str, Field(min_length=1, description="Morphism id.")],
+    ) -> r.MorphismDetail:
+        return svc.show_morphism(morphismId)
+
+    # ------------------------------------------------------------------ validation
+    @tool(
+        name="catdoc_validate",
+        title="Validate the project",
+        description="Check the whole project (all categories, functors and natural "
+        "transformations), or one category with categoryId. Returns isValid, errors and "
+        "warnings (each with a code, a message that says how to fix it, the ids involved and "
+        "file:line) and a summary with counts. Use it after edits or when the user asks "
+        "whether the documentation is consistent. For one functor or natural transformation "
+        "use catdoc_validate_functor / catdoc_validate_natural_transformation.",
+    )
+    def catdoc_validate(categoryId: OptionalCategory = None) -> Report:
+        return svc.validate(category=categoryId)
+
+    @tool(
+        name="catdoc_validate_category",
+        title="Validate one category",
+        description="Check one category's axioms: morphism sources/targets exist in it, "
+        "identities are well formed, equations are well typed, the hierarchy is acyclic; "
+        "missing composites are warnings. Use it when working on one layer. For the whole "
+        "project use catdoc_validate.",
+    )
+    def catdoc_validate_category(categoryId: CategoryRef) -> Report:
+        return svc.validate(category=categoryId)
+
+    @tool(
+        name="catdoc_validate_functor",
+        title="Validate one functor",
+        description="Check one functor: source/target categories exist, every object is "
+        "mapped to an existing object, every generator to a well-typed path, identities and "
+        "equations are preserved (reported as identity and composition preservation). Use it "
+        "when checking traceability between two layers. For all functors at once use "
+        "catdoc_validate; to see the mapping itself use catdoc_show_functor.",
+    )
+    def catdoc_validate_functor(
+        functorId: Annotated[str, Field(min_length=1, description="Functor id.")],
+    ) -> Report:
+        svc.functor(functorId)
+        return svc.validate(functor=functorId)
+
+    @tool(
+        name="catdoc_validate_natural_transformation",
+        title="Validate one natural transformation",
+        description="Check one natural transformation η: F ⇒ G: both functors exist and are "
+        "parallel, there is a component η_A: F(A) → G(A) for every object A, and every "
+        "naturality square commutes (undecidable squares are warnings). For everything at "
+        "once use catdoc_validate; to see the components use "
+        "catdoc_show_natural_transformation.",
+    )
+    def catdoc_validate_natural_transformation(
+        id: Annotated[str, Field(min_length=1, description="Natural transformation id.")],
+    ) -> Report:
+        svc.natural_transformation(id)
+        return svc.validate(natural_transformation=id)
+
+    # ------------------------------------------------------------------ tracing, search
+    @tool(
+        name="catdoc_trace",
+        title="Trace paths between documents",
+        description="Find how one document leads to another: paths of morphisms (and, across "
+        "categories, functor hops) from sourceId to targetId, shortest first, at most `limit` "
+        "paths of at most maxDepth hops. No path gives found: false and paths: []. Use it for "
+        "impact or traceability questions ('which tests cover this requirement?'). For direct "
+        "neighbours catdoc_show_object is enough.",
+    )
+    def catdoc_trace(
+        sourceId: Annotated[str, Field(min_length=1, description="Object id to start from.")],
+        targetId: Annotated[str, Field(min_length=1, description="Object id to reach.")],
+        maxDepth: Annotated[int, Field(ge=1, le=50, description="Longest path, in hops.")] = 8,
+        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Most paths to return.")] = 10,
+        viaFunctors: Annotated[
+            bool, Field(description="Also cross categories along functors.")
+        ] = True,
+    ) -> r.TraceResult:
+        return svc.trace(
+            sourceId, targetId, max_depth=maxDepth, limit=limit, via_functors=viaFunctors
+        )
+
+    @tool(
+        name="catdoc_search",
+        title="Search documents",
+        description="Search the documents by meaning and keywords; results are ranked with a "
+        "relevance score and a snippet. Use it whenever you need documents about a topic "
+        "and do not know their ids, e.g. query 'password reset' (mode hybrid), query "
+        '\'OAuth token expiry\' with filters {"category": "requirements"}, or query '
+        "'rate limit' with scope 'chunks' to get the matching passages with heading and lines. "
+        "Filters combine with AND: category (+includeChildren), domain, tags, author, path "
+        "glob, fileType, since/until or period, object. Do NOT use it to list everything "
+        "(catdoc_list_objects) or to read a known document (catdoc_show_object).",
+    )
+    def catdoc_search(
+        query: Annotated[
+            str, Field(min_length=1, max_length=2000, description="What to look for.")
+        ],
+        mode: Annotated[
+            Literal["text", "hybrid", "vector"],
+            Field(
+                description="text: keywords only; hybrid: keywords and meaning; vector: "
+                "meaning only."
+            ),
+        ] = "hybrid",
+        scope: Annotated[
+            Literal["documents", "chunks"],
+            Field(description="documents: one hit per document; chunks: matching passages."),
+        ] = "documents",
+        filters: Annotated[
+            r.SearchFilters | None, Field(description="Filters, combined with AND.")
+        ] = None,
+        domain: Annotated[str | None, Field(description="Shortcut for filters.domain.")] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="Results per page, 1–100.")] = 10,
+        offset: Offset = 0,
+        debug: Annotated[
+            bool, Field(description="Include each ranking signal's contribution per hit.")
+        ] = False,
+    ) -> r.SearchResponse:
+        chosen = filters or r.SearchFilters()
+        if domain is not None:
+            if chosen.domain not in (None, domain):
+                raise CatDocError(
+                    VALIDATION_ERROR,
+                    f"domain {domain!r} contradicts filters.domain {chosen.domain!r}.",
+                    "Give the domain once, either as domain or inside filters.",
+                )
+            chosen = chosen.model_copy(update={"domain": domain})
+        return svc.search(
+            query, mode=mode, scope=scope, filters=chosen, limit=limit, offset=offset, debug=debug
+        )
+
+    # ------------------------------------------------------------------ functors, NTs
+    @tool(
+        name="catdoc_list_functors",
+        title="List functors",
+        description="List functors (maps from one category to another, e.g. requirements → "
+        "specifications: the traceability links between layers) with source and target "
+        "categories and mapping sizes. Use it to see how layers are connected. For one "
+        "functor's mapping use catdoc_show_functor.",
+    )
+    def catdoc_list_functors() -> FunctorList:
+        items = svc.list_functors()
+        return FunctorList(functors=items, total=len(items))
+
+    @tool(
+        name="catdoc_show_functor",
+        title="Show a functor",
+        description="Show one functor: its object mapping and morphism mapping, each entry "
+        "with a verdict (ok, missing, error, warning) and problems, and whether identity and "
+        "composition preservation hold. Use it to answer 'which design document implements "
+        "this requirement?'. For all functors use catdoc_list_functors; for a full check use "
+        "catdoc_validate_functor.",
+    )
+    def catdoc_show_functor(
+        functorId: Annotated[str, Field(min_length=1, description="Functor id.")],
+    ) -> r.FunctorDetail:
+        return svc.show_functor(functorId)
+
+    @tool(
+        name="catdoc_list_natural_transformations",
+        title="List natural transformations",
+        description="List natural transformations (consistent ways to go from one functor "
+        "to another, e.g. from a v1 to a v2 traceability mapping) with their functors and "
+        "component counts. For one transformation's components use "
+        "catdoc_show_natural_transformation.",
+    )
+    def catdoc_list_natural_transformations() -> NaturalTransformationList:
+        items = svc.list_natural_transformations()
+        return NaturalTransformationList(natural_transformations=items, total=len(items))
+
+    @tool(
+        name="catdoc_show_natural_transformation",
+        title="Show a natural transformation",
+        description="Show one natural transformation: source and target functors and "
+        "categories, and its component for every object, each with a verdict. For the list "
+        "use catdoc_list_natural_transformations; to check naturality squares use "
+        "catdoc_validate_natural_transformation.",
+    )
+    def catdoc_show_natural_transformation(
+        id: Annotated[str, Field(min_length=1, description="Natural transformation id.")],
+    ) -> r.NaturalTransformationDetail:
+        return svc.show_natural_transformation(id)
+
+    # ------------------------------------------------------------------ graph
+    @tool(
+        name="catdoc_get_graph",
+        title="Get graph data",
+        description="Get the project (or one category) as a graph for describing or drawing "
+        "it: nodes (id, label, type, metadata) and edges (id, source, target, label). At "
+        "most `limit` nodes are returned, with the edges among them; `truncated` says when "
+        "nodes were left out. Use it to visualise structure. For one document's neighbours "
+        "use catdoc_show_object; for paths use catdoc_trace.",
+    )
+    def catdoc_get_graph(
+        categoryId: OptionalCategory = None,
+        limit: Annotated[
+            int,
+            Field(ge=1, le=MAX_GRAPH_NODES, description=f"Most nodes, 1–{MAX_GRAPH_NODES}."),
+        ] = 500,
+    ) -> GraphSlice:
+        data = svc.graph(category=categoryId)
+        nodes = data.nodes[:limit]
+        if len(nodes) < len(data.nodes):
+            kept = {node.id for node in nodes}
+            edges = [e for e in data.edges if e.source in kept and e.target in kept]
+        else:
+            edges = data.edges
+        return GraphSlice(
+            nodes=nodes,
+            edges=edges,
+            total_nodes=len(data.nodes),
+            total_edges=len(data.edges),
+            truncated=len(nodes) < len(data.nodes),
+        )

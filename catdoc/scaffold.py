@@ -1,0 +1,108 @@
+"""`catdoc init`: create `.catdoc/` from the template that ships with the package.
+
+The template is `.catdoc-template/` at the repository root; the wheel carries it as
+`catdoc/_template`, so `catdoc init` works from a plain install outside the source tree.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from catdoc import results as r
+from catdoc.errors import ALREADY_EXISTS, IO_ERROR, CatDocError
+from catdoc.project import CACHE_DIR, CATDOC_DIR, CONFIG_FILE
+from catdoc.writeback import atomic_write
+
+_NAME_LINE = re.compile(r"^name:.*$", re.M)
+_PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._ -]*[A-Za-z0-9._-]|[A-Za-z]")
+
+
+def template_dir() -> Traversable:
+    """The installed template (`catdoc/_template`), else the source tree's `.catdoc-template/`."""
+    installed = resources.files("catdoc").joinpath("_template")
+    if installed.is_dir():
+        return installed
+    source = Path(__file__).resolve().parent.parent / ".catdoc-template"
+    if source.is_dir():
+        return source
+    raise CatDocError(
+        IO_ERROR,
+        "The CatDoc project template is missing from this installation.",
+        "Reinstall CatDoc (`pip install --force-reinstall catdoc`).",
+    )
+
+
+def _template_files(base: Traversable, prefix: str = "") -> list[tuple[str, str]]:
+    """(relative posix path, text) of every template file, in name order."""
+    out: list[tuple[str, str]] = []
+    for entry in sorted(base.iterdir(), key=lambda e: e.name):
+        rel = f"{prefix}{entry.name}"
+        if entry.is_dir():
+            out += _template_files(entry, rel + "/")
+        elif entry.is_file():
+            out.append((rel, entry.read_text(encoding="utf-8")))
+    return out
+
+
+def _yaml_scalar(text: str) -> str:
+    """`text` as a YAML scalar: plain when unambiguous, else double-quoted (JSON is valid YAML)."""
+    plain = _PLAIN_NAME.fullmatch(text) and text.lower() not in {
+        "true",
+        "false",
+        "null",
+        "yes",
+        "no",
+        "on",
+        "off",
+    }
+    return text if plain else json.dumps(text, ensure_ascii=False)
+
+
+def init_project(directory: Path, *, name: str | None = None, force: bool = False) -> r.InitResult:
+    """Write the template into `directory/.catdoc/` atomically; refuse to overwrite unless `force`.
+
+    Only the template's files are (over)written; anything else already in `.catdoc/` is kept.
+    """
+    root = directory.expanduser().resolve()
+    if root.exists() and not root.is_dir():
+        raise CatDocError(
+            IO_ERROR,
+            f"{root} is a file, not a directory.",
+            "Pass the directory that should hold the project.",
+        )
+    catdoc = root / CATDOC_DIR
+    existed = catdoc.exists()
+    if existed and not catdoc.is_dir():
+        raise CatDocError(
+            IO_ERROR,
+            f"{catdoc} exists and is not a directory.",
+            f"Move or remove that file, then run `catdoc init {directory}` again.",
+        )
+    if existed and not force:
+        raise CatDocError(
+            ALREADY_EXISTS,
+            f"{catdoc} already exists; nothing was changed.",
+            "Pass --force to rewrite the template files (category.yaml, config.yaml, "
+            "docs/example.md); other files in .catdoc/ are kept.",
+        )
+    project_name = name or root.name or "catdoc-project"
+    name_line = f"name: {_yaml_scalar(project_name)}"
+    created: list[str] = []
+    for rel, text in _template_files(template_dir()):
+        if rel == CONFIG_FILE:
+            text = _NAME_LINE.sub(lambda _: name_line, text, count=1)
+        atomic_write(catdoc / rel, text)
+        created.append(f"{CATDOC_DIR}/{rel}")
+    gitignore = catdoc / ".gitignore"
+    lines = gitignore.read_text(encoding="utf-8").splitlines() if gitignore.is_file() else []
+    if f"{CACHE_DIR}/" not in lines:
+        atomic_write(gitignore, "\n".join([*lines, f"{CACHE_DIR}/"]) + "\n")
+        created.append(f"{CATDOC_DIR}/.gitignore")
+    return r.InitResult(root=str(root), created=created, overwritten=existed)
+
+
+__all__ = ["init_project", "template_dir"]

@@ -1,0 +1,37 @@
+"""Full-text and hybrid search over a project's documents.
+
+`run_search` is what `CatDoc.search` calls. The index lives in `.catdoc/cache/search.sqlite3`, is
+brought up to date incrementally before each query, and is rebuilt if it is damaged or stale.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from catdoc.results import SearchFilters, SearchResponse
+    from catdoc.service import CatDoc
+
+
+def run_search(
+    service: CatDoc,
+    query: str,
+    *,
+    mode: str,
+    scope: str,
+    filters: SearchFilters,
+    limit: int,
+    offset: int,
+    debug: bool,
+) -> SearchResponse:
+    """Ranked documents or chunks for `query`, filtered (AND) by `filters`."""
+    return service.search_engine().search(
+        service,
+        query,
+        mode=mode,
+        scope=scope,
+        filters=filters,
+        limit=limit,
+        offset=offset,
+        debug=debug,
+    )

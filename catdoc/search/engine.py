@@ -1,0 +1,438 @@
+"""The search engine of one project: keeps the index in step with the project and answers queries.
+
+Keeping in step is incremental. An object is re-read only when its fields (title, tags, category,
+…) or its file's signature (modification time and size) changed, and re-indexed only when the
+hash of its fields and text changed; objects gone from the model are dropped. In a long-running
+face the file check (one `stat` per document) runs again only after enough time has passed that
+it costs at most 1/`SWEEP_COST_SHARE` of the wall time, so large projects see document edits
+within about a second while model edits (`.catdoc/*.yaml`) are seen at once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from catdoc import results as r
+from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
+from catdoc.project import cache_dir
+from catdoc.search import ranking, semantic
+from catdoc.search.filters import Condition, build_condition
+from catdoc.search.index import ChunkRecord, DocRecord, Known, SearchIndex
+from catdoc.search.query import any_of, fts_string, parse, tokens
+
+if TYPE_CHECKING:
+    from catdoc.model import DocObject
+    from catdoc.project import Project
+    from catdoc.service import CatDoc
+
+T = TypeVar("T")
+
+INDEX_FILE = "search.sqlite3"
+SWEEP_COST_SHARE = 50
+CANDIDATES = 300
+"""How many rows each signal contributes before re-ranking (more only when paging deeper)."""
+MODES = ("text", "hybrid", "vector")
+SCOPES = ("documents", "chunks")
+MAX_LIMIT = 200
+
+
+@dataclass
+class SyncStats:
+    """What the last synchronisation did (the tests and benchmarks read it)."""
+
+    indexed: int = 0
+    touched: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    seconds: float = 0.0
+    rebuilt: bool = False
+
+
+@dataclass(frozen=True)
+class _Entry:
+    obj: DocObject
+    category: str | None
+    concepts: tuple[str, ...]
+    fields_hash: str
+
+
+class SearchEngine:
+    """Thread-safe: every use of the SQLite connection happens under one lock."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._lock = threading.Lock()
+        self._index: SearchIndex | None = None
+        self._project: Project | None = None
+        self._entries: list[_Entry] = []
+        self._known: dict[str, Known] = {}
+        self._next_sweep = 0.0
+        self._vectors: dict[str, semantic.Matrix] = {}
+        self.last_sync = SyncStats()
+        self.total_indexed = 0
+
+    # ------------------------------------------------------------------ index lifecycle
+    @property
+    def index(self) -> SearchIndex:
+        if self._index is None:
+            self._index = SearchIndex(cache_dir(self.root) / INDEX_FILE)
+            self._known = self._index.known()
+        return self._index
+
+    def close(self) -> None:
+        with self._lock:
+            if self._index is not None:
+                self._index.close()
+                self._index = None
+
+    def _guarded(self, action: Callable[[], T]) -> T:
+        """Run under the lock; if SQLite reports the file damaged, rebuild it and retry once."""
+        with self._lock:
+            try:
+                return action()
+            except sqlite3.OperationalError as exc:
+                message = str(exc)
+                if "locked" in message or "busy" in message:
+                    raise CatDocError(
+                        IO_ERROR,
+                        f"The search index is locked by another process ({message}).",
+                        "Retry in a moment; another catdoc process is updating it.",
+                    ) from None
+                if "no such table" not in message:
+                    raise
+                self._rebuild()
+            except sqlite3.DatabaseError:
+                self._rebuild()
+            return action()
+
+    def _rebuild(self) -> None:
+        self.index.reset()
+        self._known, self._project, self._vectors = {}, None, {}
+
+    # ------------------------------------------------------------------ synchronisation
+    def sync(self, project: Project, *, force: bool = False) -> SyncStats:
+        """Bring the index up to date with `project` (cheap when nothing changed)."""
+        return self._guarded(lambda: self._sync(project, force=force))
+
+    def _sync(self, project: Project, *, force: bool) -> SyncStats:
+        index = self.index
+        if project is not self._project:
+            self._entries = _entries_of(project)
+            self._project = project
+        elif not force and time.monotonic() < self._next_sweep:
+            return self.last_sync
+        started = time.perf_counter()
+        root = str(self.root)
+        current: set[str] = set()
+        changed: list[tuple[_Entry, str, float | None, Known | None]] = []
+        for entry in self._entries:
+            current.add(entry.obj.id)
+            sig, mtime = _signature(root, entry.obj)
+            known = self._known.get(entry.obj.id)
+            if known is None or known.fields_hash != entry.fields_hash or known.file_sig != sig:
+                changed.append((entry, sig, mtime, known))
+        removed = [k.rowid for ident, k in self._known.items() if ident not in current]
+        records: list[DocRecord] = []
+        touched: list[tuple[str, str | None, int]] = []
+        for entry, sig, mtime, known in changed:
+            record = self._record(entry, sig, mtime)
+            if known is not None and known.content_hash == record.content_hash:
+                touched.append((sig, record.date, known.rowid))
+            else:
+                records.append(record)
+        if records or removed or touched:
+            index.write(records, remove=removed, touch=touched)
+            self._known = index.known()
+            self._vectors = {}
+        elapsed = time.perf_counter() - started
+        self._next_sweep = time.monotonic() + elapsed * SWEEP_COST_SHARE
+        self.total_indexed += len(records)
+        self.last_sync = SyncStats(
+            indexed=len(records),
+            touched=len(touched),
+            removed=len(removed),
+            unchanged=len(self._entries) - len(changed),
+            seconds=elapsed,
+            rebuilt=index.rebuilt,
+        )
+        index.rebuilt = False
+        return self.last_sync
+
+    def _record(self, entry: _Entry, sig: str, mtime: float | None) -> DocRecord:
+        from catdoc.documents import (
+            FrontMatter,
+            chunk_text,
+            document_title,
+            kind_of,
+            read_object_text,
+            split_front_matter,
+        )
+
+        obj = entry.obj
+        text, error = "", None
+        try:
+            text = read_object_text(self.root, obj) or ""
+        except CatDocError as exc:
+            error = exc.message
+        kind = kind_of(obj.path) if obj.path else "markdown"
+        front = FrontMatter({}, text, 1) if kind == "rst" else split_front_matter(text)
+        title = obj.title or document_title(front.meta, front.body, obj.id, kind=kind)
+        chunks = [
+            ChunkRecord(c.index, c.heading_path, c.start_line, c.end_line, c.text)
+            for c in (chunk_text(text, kind=kind) if text.strip() else [])
+        ]
+        content = hashlib.blake2b(f"{entry.fields_hash}\0{text}".encode(), digest_size=16)
+        date = obj.updated or obj.created or (dt.date.fromtimestamp(mtime) if mtime else None)
+        return DocRecord(
+            id=obj.id,
+            fields_hash=entry.fields_hash,
+            file_sig=sig,
+            content_hash=content.hexdigest(),
+            title=title,
+            category=entry.category,
+            domain=obj.domain,
+            path=obj.path,
+            url=obj.url,
+            author=obj.author,
+            file_type=Path(obj.path).suffix.lstrip(".").casefold() if obj.path else None,
+            date=date.isoformat() if date else None,
+            summary=obj.summary,
+            tags=list(obj.tags),
+            concepts=list(entry.concepts),
+            body=front.body,
+            chunks=chunks,
+            error=error,
+        )
+
+    # ------------------------------------------------------------------ searching
+    def search(
+        self,
+        service: CatDoc,
+        query: str,
+        *,
+        mode: str,
+        scope: str,
+        filters: r.SearchFilters,
+        limit: int,
+        offset: int,
+        debug: bool,
+    ) -> r.SearchResponse:
+        _check_arguments(query, mode, scope, limit, offset)
+        cond = build_condition(service, filters)
+        notes = list(cond.notes)
+        if cond.object_id is not None and scope == "documents":
+            scope = "chunks"
+            notes.append("object filter: searching the passages (chunks) of that one document.")
+        use_vector = mode == "vector" or (mode == "hybrid" and semantic.enabled())
+        if mode == "vector" and not semantic.available():
+            raise CatDocError(
+                VALIDATION_ERROR,
+                "Vector search needs the optional semantic extra, which is not installed.",
+                "Install it with `pip install 'catdoc[semantic]'`, or use --mode hybrid or text.",
+            )
+        if mode == "hybrid" and not use_vector:
+            notes.append(semantic.UNAVAILABLE_NOTE)
+        project = service.project()
+
+        def run() -> r.SearchResponse:
+            self._sync(project, force=False)
+            return self._rank(
+                query, mode, scope, cond, limit, offset, debug=debug, use_vector=use_vector
+            )
+
+        response = self._guarded(run)
+        response.notes[:0] = notes
+        return response
+
+    def _rank(
+        self,
+        query: str,
+        mode: str,
+        scope: str,
+        cond: Condition,
+        limit: int,
+        offset: int,
+        *,
+        debug: bool,
+        use_vector: bool,
+    ) -> r.SearchResponse:
+        index = self.index
+        parsed = parse(query)
+        weights = ranking.weights_for(scope, mode, vector=use_vector)
+        response = r.SearchResponse(
+            query=query, mode=mode, scope=scope, total=0, limit=limit, offset=offset, results=[]
+        )
+        if parsed.empty and mode != "vector":
+            response.notes.append(
+                "The query has no words to search for (only punctuation); nothing matched."
+            )
+            return response
+        expansions = _expansions(parsed.words) if mode == "hybrid" else {}
+        synonyms = list(dict.fromkeys(s for found in expansions.values() for s in found))
+        response.expanded_terms = synonyms
+        original = parsed.fts()
+        expanded = any_of([fts_string(tokens(s)) for s in synonyms if tokens(s)])
+        wanted = max(CANDIDATES, offset + limit)
+        bm25 = dict(index.match(scope, original, cond, wanted)) if "bm25" in weights else {}
+        wordnet = dict(index.match(scope, expanded, cond, wanted)) if expanded else {}
+        vector = self._similar(scope, query, cond, wanted) if use_vector else {}
+        candidates = set(bm25) | set(wordnet) | set(vector)
+        rows = index.doc_rows(candidates) if scope == "documents" else index.chunk_rows(candidates)
+        query_terms = {t for terms in index.stem(list(parsed.words)) for t in terms}
+        synonym_terms = {t for terms in index.stem(synonyms) for t in terms}
+        bm25_scaled, wordnet_scaled = ranking.scale_by_max(bm25), ranking.scale_by_max(wordnet)
+        scored: list[tuple[float, str, int, dict[str, float], dict[str, float], list[str]]] = []
+        for rowid, row in rows.items():
+            concepts: dict[str, list[str]] = json.loads(row["concepts"])
+            title_terms = row["title_terms"].split()
+            if scope == "chunks":
+                title_terms += row["heading_terms"].split()
+            concept_terms = [t for terms in concepts.values() for t in terms]
+            signals = {
+                "bm25": bm25_scaled.get(rowid, 0.0),
+                "wordnet": wordnet_scaled.get(rowid, 0.0),
+                "vector": max(0.0, vector.get(rowid, 0.0)),
+                "title": ranking.coverage(query_terms, title_terms),
+                "concept": ranking.coverage(query_terms, concept_terms),
+            }
+            contributions = ranking.combine(signals, weights)
+            hit_terms = query_terms | synonym_terms
+            matched = [c for c, terms in concepts.items() if hit_terms.intersection(terms)]
+            score = sum(contributions.values())
+            scored.append((score, row["id"], rowid, signals, contributions, matched))
+        scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+        response.total = len(scored)
+        if len(bm25) == wanted or len(wordnet) == wanted:
+            either = any_of([e for e in (original, expanded) if e])
+            response.total = max(response.total, index.count(scope, either, cond))
+        page = scored[offset : offset + limit]
+        marks = index.snippets(
+            scope, any_of([e for e in (original, expanded) if e]), [s[2] for s in page]
+        )
+        for score, _ident, rowid, signals, contributions, matched in page:
+            row = rows[rowid]
+            snippet, marked = marks.get(rowid, ("", []))
+            hit = r.SearchHit(
+                id=row["id"],
+                title=row["title"],
+                category=row["category"],
+                path=row["path"],
+                url=row["url"],
+                score=round(score, 6),
+                snippet=snippet,
+                matched_terms=marked,
+                matched_concepts=matched,
+                signals=_debug_signals(signals, contributions) if debug else None,
+            )
+            if scope == "chunks":
+                hit.heading_path = json.loads(row["heading"])
+                hit.start_line, hit.end_line = row["start_line"], row["end_line"]
+            response.results.append(hit)
+        return response
+
+    def _similar(self, scope: str, query: str, cond: Condition, wanted: int) -> dict[int, float]:
+        """rowid → cosine similarity of the best `wanted` rows passing the filters."""
+        kind = "doc" if scope == "documents" else "chunk"
+        matrix = self._vectors.get(kind)
+        if matrix is None:
+            matrix = semantic.load_matrix(self.index, kind)
+            self._vectors[kind] = matrix
+        allowed = self.index.allowed(scope, cond)
+        return semantic.nearest(matrix, query, allowed, wanted)
+
+
+def _check_arguments(query: str, mode: str, scope: str, limit: int, offset: int) -> None:
+    if not isinstance(query, str) or not query.strip():
+        raise CatDocError(
+            VALIDATION_ERROR,
+            "The search query is empty.",
+            "Give some words to search for, e.g. `catdoc search \"login timeout\"`; filters "
+            "narrow a query, they do not replace it (use `catdoc list objects` to browse).",
+        )
+    if mode not in MODES:
+        raise CatDocError(
+            VALIDATION_ERROR, f"mode {mode!r} is not known.", f"Use one of: {', '.join(MODES)}."
+        )
+    if scope not in SCOPES:
+        raise CatDocError(
+            VALIDATION_ERROR, f"scope {scope!r} is not known.", f"Use one of: {', '.join(SCOPES)}."
+        )
+    if not 1 <= limit <= MAX_LIMIT:
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"limit must be between 1 and {MAX_LIMIT}, got {limit}.",
+            "Pass a smaller limit and page with offset.",
+        )
+    if offset < 0:
+        raise CatDocError(VALIDATION_ERROR, f"offset must be ≥ 0, got {offset}.", "Use 0 or more.")
+
+
+def _expansions(words: tuple[str, ...]) -> dict[str, list[str]]:
+    from catdoc.search.synonyms import expand
+
+    return expand(words)
+
+
+def _debug_signals(signals: dict[str, float], contributions: dict[str, float]) -> dict[str, float]:
+    """Each signal's raw value (`…_raw`) and its weighted contribution to the score."""
+    out = {name: round(value, 6) for name, value in contributions.items()}
+    out.update({f"{name}_raw": round(signals.get(name, 0.0), 6) for name in contributions})
+    return out
+
+
+def _signature(root: str, obj: DocObject) -> tuple[str, float | None]:
+    """A cheap fingerprint of an object's file: modification time and size."""
+    if not obj.path:
+        return "", None
+    try:
+        st = os.stat(os.path.join(root, obj.path))
+    except (OSError, ValueError):
+        return "missing", None
+    return f"{st.st_mtime_ns}:{st.st_size}", st.st_mtime
+
+
+def _entries_of(project: Project) -> list[_Entry]:
+    """One entry per object (first occurrence of an id wins), with its concepts and the hash of
+    every field that feeds the index."""
+    entries = []
+    for ident, obj in project.object_by_id.items():
+        cat_id = project.category_of_object.get(ident)
+        cat = project.category_by_id.get(cat_id) if cat_id else None
+        names: list[Any] = [*obj.tags]
+        if cat is not None:
+            names += [cat.label, cat.id, *cat.aliases]
+        if obj.domain:
+            names.append(obj.domain)
+        unique: dict[str, str] = {}
+        for name in names:
+            text = str(name).strip()
+            if text:
+                unique.setdefault(text.casefold(), text)
+        concepts = tuple(unique.values())
+        fields = (
+            obj.title,
+            obj.domain,
+            obj.path,
+            obj.content,
+            obj.tags,
+            obj.author,
+            obj.created,
+            obj.updated,
+            obj.summary,
+            obj.url,
+            cat_id,
+            concepts,
+        )
+        digest = hashlib.blake2b(repr(fields).encode(), digest_size=16).hexdigest()
+        entries.append(_Entry(obj, cat_id, concepts, digest))
+    return entries

@@ -1,0 +1,501 @@
+"""The search index: one SQLite file under `.catdoc/cache/`, with FTS5 tables for whole documents
+and for their chunks (porter stemming over unicode61 tokens, BM25 with column weights).
+
+It is derived data only. A file whose schema version differs, or that SQLite cannot read, is
+deleted and rebuilt from the project; it is never trusted. Not thread-safe by itself: the engine
+serialises every use behind one lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catdoc.search.filters import Condition, path_matches
+
+SCHEMA_VERSION = "catdoc-search-1"
+"""Bump whenever tables, the tokenizer, or what goes into a column changes."""
+TOKENIZE = "porter unicode61 remove_diacritics 2"
+DOC_COLUMNS = ("title", "summary", "tags", "concepts", "author", "body")
+DOC_COLUMN_WEIGHTS = (5.0, 2.0, 3.0, 3.0, 1.0, 1.0)
+CHUNK_COLUMNS = ("heading", "body")
+CHUNK_COLUMN_WEIGHTS = (3.0, 1.0)
+HEADING_SEPARATOR = " › "
+MARK_OPEN, MARK_CLOSE = "«", "»"
+"""How snippets mark matched words: `«word»`."""
+SNIPPET_TOKENS = 24
+
+_SCHEMA = f"""
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE docs(
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    fields_hash TEXT NOT NULL,
+    file_sig TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    title TEXT NOT NULL,
+    category TEXT,
+    domain TEXT,
+    path TEXT,
+    url TEXT,
+    author TEXT,
+    file_type TEXT,
+    date TEXT,
+    summary TEXT,
+    concepts TEXT NOT NULL,
+    title_terms TEXT NOT NULL,
+    error TEXT
+);
+CREATE INDEX docs_category ON docs(category);
+CREATE TABLE doc_tags(doc INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY(doc, tag))
+    WITHOUT ROWID;
+CREATE INDEX doc_tags_tag ON doc_tags(tag);
+CREATE TABLE chunks(
+    rowid INTEGER PRIMARY KEY,
+    doc INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    heading TEXT NOT NULL,
+    heading_terms TEXT NOT NULL,
+    start_line INTEGER,
+    end_line INTEGER
+);
+CREATE INDEX chunks_doc ON chunks(doc);
+CREATE TABLE vectors(
+    kind TEXT NOT NULL,
+    rowid INTEGER NOT NULL,
+    model TEXT NOT NULL,
+    vec BLOB NOT NULL,
+    PRIMARY KEY(kind, rowid)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE docs_fts USING fts5({", ".join(DOC_COLUMNS)}, tokenize='{TOKENIZE}');
+CREATE VIRTUAL TABLE chunks_fts USING fts5({", ".join(CHUNK_COLUMNS)}, tokenize='{TOKENIZE}');
+"""
+
+
+class StaleIndexError(Exception):
+    """The cache file is from another schema version."""
+
+
+@dataclass
+class ChunkRecord:
+    index: int
+    heading: list[str]
+    start_line: int | None
+    end_line: int | None
+    text: str
+
+
+@dataclass
+class DocRecord:
+    """Everything the index stores about one object."""
+
+    id: str
+    fields_hash: str
+    file_sig: str
+    content_hash: str
+    title: str
+    category: str | None
+    domain: str | None
+    path: str | None
+    url: str | None
+    author: str | None
+    file_type: str | None
+    date: str | None
+    summary: str | None
+    tags: list[str]
+    concepts: list[str]
+    body: str
+    chunks: list[ChunkRecord] = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Known:
+    """What the index remembers of a document, to decide whether it must be re-indexed."""
+
+    rowid: int
+    fields_hash: str
+    file_sig: str
+    content_hash: str
+
+
+class SearchIndex:
+    """An open index file. `open` repairs a broken or stale file by rebuilding it empty."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.rebuilt = False
+        self.conn = self._connect()
+
+    # ------------------------------------------------------------------ lifecycle
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            return self._open_existing()
+        except (sqlite3.DatabaseError, StaleIndexError):
+            self._delete_files()
+            self.rebuilt = True
+            return self._open_existing()
+
+    def _open_existing(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            conn.execute("PRAGMA busy_timeout = 5000")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+            if "meta" not in tables:
+                if tables:
+                    raise StaleIndexError(self.path)
+                conn.executescript("BEGIN;" + _SCHEMA + "COMMIT;")
+                conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is None or row[0] != SCHEMA_VERSION:
+                raise StaleIndexError(self.path)
+            conn.execute("SELECT count(*) FROM docs_fts WHERE docs_fts MATCH 'x'").fetchone()
+            conn.execute(
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_src USING fts5(x, "
+                f"tokenize='{TOKENIZE}')"
+            )
+            conn.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_vocab "
+                "USING fts5vocab('temp', 'stem_src', 'instance')"
+            )
+            conn.create_function("catdoc_glob", 2, path_matches, deterministic=True)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _delete_files(self) -> None:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                Path(f"{self.path}{suffix}").unlink()
+
+    def reset(self) -> None:
+        """Throw the file away and start empty (after SQLite reported it damaged)."""
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.close()
+        self._delete_files()
+        self.rebuilt = True
+        self.conn = self._open_existing()
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.close()
+
+    # ------------------------------------------------------------------ stemming
+    def stem(self, texts: Sequence[str]) -> list[list[str]]:
+        """Each text's terms as the index stores them (same tokenizer, same Porter stemmer)."""
+        out: list[list[str]] = [[] for _ in texts]
+        rows = [(i, t) for i, t in enumerate(texts) if t]
+        if not rows:
+            return out
+        self.conn.executemany("INSERT INTO temp.stem_src(rowid, x) VALUES (?, ?)", rows)
+        for doc, term in self.conn.execute(
+            "SELECT doc, term FROM temp.stem_vocab ORDER BY doc, offset"
+        ):
+            out[doc].append(term)
+        self.conn.execute("DELETE FROM temp.stem_src")
+        return out
+
+    # ------------------------------------------------------------------ writing
+    def known(self) -> dict[str, Known]:
+        return {
+            row[0]: Known(*row[1:])
+            for row in self.conn.execute(
+                "SELECT id, rowid, fields_hash, file_sig, content_hash FROM docs"
+            )
+        }
+
+    def write(
+        self,
+        records: Sequence[DocRecord],
+        *,
+        remove: Iterable[int] = (),
+        touch: Iterable[tuple[str, str | None, int]] = (),
+    ) -> None:
+        """In one transaction: drop documents (by rowid), (re)index records, and record a new
+        file signature and date for documents whose content did not change."""
+        texts: list[str] = []
+        for r in records:
+            texts += [r.title, *r.concepts, *(" ".join(c.heading) for c in r.chunks)]
+        stems = iter(self.stem(texts))
+        terms = [
+            (
+                next(stems),
+                {c: next(stems) for c in r.concepts},
+                [next(stems) for _ in r.chunks],
+            )
+            for r in records
+        ]
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for rowid in remove:
+                self._drop(rowid, keep_row=False)
+            for sig, date, rowid in touch:
+                conn.execute(
+                    "UPDATE docs SET file_sig = ?, date = ? WHERE rowid = ?", (sig, date, rowid)
+                )
+            for record, (title, concepts, headings) in zip(records, terms, strict=True):
+                self._insert(record, title, concepts, headings)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _drop(self, rowid: int, *, keep_row: bool) -> None:
+        conn = self.conn
+        conn.execute(
+            "DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE doc = ?)",
+            (rowid,),
+        )
+        conn.execute(
+            "DELETE FROM vectors WHERE kind = 'chunk' AND rowid IN "
+            "(SELECT rowid FROM chunks WHERE doc = ?)",
+            (rowid,),
+        )
+        conn.execute("DELETE FROM chunks WHERE doc = ?", (rowid,))
+        conn.execute("DELETE FROM docs_fts WHERE rowid = ?", (rowid,))
+        conn.execute("DELETE FROM vectors WHERE kind = 'doc' AND rowid = ?", (rowid,))
+        conn.execute("DELETE FROM doc_tags WHERE doc = ?", (rowid,))
+        if not keep_row:
+            conn.execute("DELETE FROM docs WHERE rowid = ?", (rowid,))
+
+    def _insert(
+        self,
+        r: DocRecord,
+        title_terms: list[str],
+        concept_terms: dict[str, list[str]],
+        heading_terms: list[list[str]],
+    ) -> None:
+        conn = self.conn
+        values = (
+            r.fields_hash,
+            r.file_sig,
+            r.content_hash,
+            r.title,
+            r.category,
+            r.domain,
+            r.path,
+            r.url,
+            r.author,
+            r.file_type,
+            r.date,
+            r.summary,
+            json.dumps(concept_terms, ensure_ascii=False),
+            " ".join(title_terms),
+            r.error,
+        )
+        row = conn.execute("SELECT rowid FROM docs WHERE id = ?", (r.id,)).fetchone()
+        if row is None:
+            cur = conn.execute(
+                "INSERT INTO docs(fields_hash, file_sig, content_hash, title, category, domain, "
+                "path, url, author, file_type, date, summary, concepts, title_terms, error, id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*values, r.id),
+            )
+            rowid = int(cur.lastrowid or 0)
+        else:
+            rowid = row[0]
+            self._drop(rowid, keep_row=True)
+            conn.execute(
+                "UPDATE docs SET fields_hash = ?, file_sig = ?, content_hash = ?, title = ?, "
+                "category = ?, domain = ?, path = ?, url = ?, author = ?, file_type = ?, "
+                "date = ?, summary = ?, concepts = ?, title_terms = ?, error = ? WHERE rowid = ?",
+                (*values, rowid),
+            )
+        conn.executemany(
+            "INSERT OR IGNORE INTO doc_tags(doc, tag) VALUES (?, ?)",
+            [(rowid, t.casefold()) for t in r.tags],
+        )
+        conn.execute(
+            "INSERT INTO docs_fts(rowid, title, summary, tags, concepts, author, body) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                rowid,
+                r.title,
+                r.summary or "",
+                " ; ".join(r.tags),
+                " ; ".join(r.concepts),
+                r.author or "",
+                r.body,
+            ),
+        )
+        for chunk, terms in zip(r.chunks, heading_terms, strict=True):
+            cur = conn.execute(
+                "INSERT INTO chunks(doc, idx, heading, heading_terms, start_line, end_line) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    rowid,
+                    chunk.index,
+                    json.dumps(chunk.heading, ensure_ascii=False),
+                    " ".join(terms),
+                    chunk.start_line,
+                    chunk.end_line,
+                ),
+            )
+            conn.execute(
+                "INSERT INTO chunks_fts(rowid, heading, body) VALUES (?, ?, ?)",
+                (cur.lastrowid, HEADING_SEPARATOR.join(chunk.heading), chunk.text),
+            )
+
+    # ------------------------------------------------------------------ reading
+    def match(
+        self, scope: str, expression: str, cond: Condition, limit: int
+    ) -> list[tuple[int, float]]:
+        """(rowid, BM25 score ≥ 0) of the best `limit` rows matching an FTS5 expression."""
+        sql, params = self._matching(scope, cond)
+        table = "docs_fts" if scope == "documents" else "chunks_fts"
+        rows = self.conn.execute(
+            f"SELECT {table}.rowid, -{_bm25(scope)} AS s {sql} ORDER BY s DESC LIMIT ?",
+            (expression, *params, limit),
+        )
+        return [(rowid, score) for rowid, score in rows]
+
+    def count(self, scope: str, expression: str, cond: Condition) -> int:
+        sql, params = self._matching(scope, cond)
+        return int(self.conn.execute(f"SELECT count(*) {sql}", (expression, *params)).fetchone()[0])
+
+    def _matching(self, scope: str, cond: Condition) -> tuple[str, list[Any]]:
+        if scope == "documents":
+            sql = "FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid WHERE docs_fts MATCH ?"
+        else:
+            sql = (
+                "FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid "
+                "JOIN docs d ON d.rowid = c.doc WHERE chunks_fts MATCH ?"
+            )
+        return f"{sql} AND {cond.where()}", cond.params
+
+    def allowed(self, scope: str, cond: Condition) -> set[int] | None:
+        """Rowids passing the filters (None when there are no filters: everything passes)."""
+        if not cond.sql:
+            return None
+        if scope == "documents":
+            sql = f"SELECT d.rowid FROM docs d WHERE {cond.where()}"
+        else:
+            sql = f"SELECT c.rowid FROM chunks c JOIN docs d ON d.rowid = c.doc WHERE {cond.where()}"
+        return {r[0] for r in self.conn.execute(sql, cond.params)}
+
+    def doc_rows(self, rowids: Iterable[int]) -> dict[int, dict[str, Any]]:
+        return self._rows(
+            "SELECT rowid, id, title, category, path, url, concepts, title_terms "
+            "FROM docs WHERE rowid IN ({})",
+            rowids,
+        )
+
+    def chunk_rows(self, rowids: Iterable[int]) -> dict[int, dict[str, Any]]:
+        return self._rows(
+            "SELECT c.rowid, d.id, d.title, d.category, d.path, d.url, d.concepts, "
+            "d.title_terms, c.heading, c.heading_terms, c.start_line, c.end_line, c.doc "
+            "FROM chunks c JOIN docs d ON d.rowid = c.doc WHERE c.rowid IN ({})",
+            rowids,
+        )
+
+    def _rows(self, sql: str, rowids: Iterable[int]) -> dict[int, dict[str, Any]]:
+        ids = list(rowids)
+        out: dict[int, dict[str, Any]] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            cur = self.conn.execute(sql.format(", ".join("?" * len(part))), part)
+            names = [d[0] for d in cur.description]
+            for row in cur:
+                out[row[0]] = dict(zip(names, row, strict=True))
+        return out
+
+    def snippets(
+        self, scope: str, expression: str, rowids: Sequence[int]
+    ) -> dict[int, tuple[str, list[str]]]:
+        """rowid → (snippet with «marks», every marked word in title/heading and body)."""
+        if not rowids:
+            return {}
+        table = "docs_fts" if scope == "documents" else "chunks_fts"
+        body = DOC_COLUMNS.index("body") if scope == "documents" else CHUNK_COLUMNS.index("body")
+        out: dict[int, tuple[str, list[str]]] = {}
+        if expression:
+            marks = ", ".join("?" * len(rowids))
+            rows = self.conn.execute(
+                f"SELECT rowid, snippet({table}, {body}, ?, ?, '…', {SNIPPET_TOKENS}), "
+                f"highlight({table}, 0, char(2), char(3)), "
+                f"highlight({table}, {body}, char(2), char(3)) "
+                f"FROM {table} WHERE {table} MATCH ? AND rowid IN ({marks})",
+                (MARK_OPEN, MARK_CLOSE, expression, *rowids),
+            )
+            for rowid, snippet, head, text in rows:
+                out[rowid] = (_clean(snippet), _marked(head + "\n" + text))
+        missing = [r for r in rowids if r not in out]
+        if missing:
+            marks = ", ".join("?" * len(missing))
+            for rowid, text in self.conn.execute(
+                f"SELECT rowid, substr(body, 1, 400) FROM {table} WHERE rowid IN ({marks})",
+                missing,
+            ):
+                out[rowid] = (_clean(_first_words(text)), [])
+        return out
+
+    # ------------------------------------------------------------------ vectors
+    def vectors(self, kind: str, model: str) -> list[tuple[int, bytes]]:
+        return list(
+            self.conn.execute(
+                "SELECT rowid, vec FROM vectors WHERE kind = ? AND model = ?", (kind, model)
+            )
+        )
+
+    def missing_vectors(self, kind: str, model: str) -> list[tuple[int, str]]:
+        """(rowid, text to embed) of documents or chunks that have no vector yet."""
+        if kind == "doc":
+            sql = (
+                "SELECT f.rowid, f.title || '. ' || f.summary || ' ' || substr(f.body, 1, 2000) "
+                "FROM docs_fts f WHERE f.rowid NOT IN "
+                "(SELECT rowid FROM vectors WHERE kind = 'doc' AND model = ?)"
+            )
+        else:
+            sql = (
+                "SELECT f.rowid, f.heading || '. ' || f.body FROM chunks_fts f "
+                "WHERE f.rowid NOT IN (SELECT rowid FROM vectors WHERE kind = 'chunk' "
+                "AND model = ?)"
+            )
+        return list(self.conn.execute(sql, (model,)))
+
+    def put_vectors(self, kind: str, model: str, rows: Sequence[tuple[int, bytes]]) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("DELETE FROM vectors WHERE kind = ? AND model != ?", (kind, model))
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO vectors(kind, rowid, model, vec) VALUES (?, ?, ?, ?)",
+                [(kind, rowid, model, vec) for rowid, vec in rows],
+            )
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+
+def _bm25(scope: str) -> str:
+    if scope == "documents":
+        return f"bm25(docs_fts, {', '.join(map(str, DOC_COLUMN_WEIGHTS))})"
+    return f"bm25(chunks_fts, {', '.join(map(str, CHUNK_COLUMN_WEIGHTS))})"
+
+
+def _marked(text: str) -> list[str]:
+    """The distinct words between the \\x02…\\x03 marks of `highlight()`, lower case."""
+    found: dict[str, None] = {}
+    for part in text.split("\x02")[1:]:
+        word = part.split("\x03", 1)[0].strip().casefold()
+        if word:
+            found[word] = None
+    return list(found)
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _first_words(text: str, n: int = SNIPPET_TOKENS) -> str:
+    words = text.split()
+    return " ".join(words[:n]) + (" …" if len(words) > n else "")

@@ -1,0 +1,5 @@
+"""`catdoc tui`: a Textual browser over the CatDoc service (thin: it only asks and shows)."""
+
+from catdoc.tui.app import CatDocApp
+
+__all__ = ["CatDocApp"]

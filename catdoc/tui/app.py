@@ -1,0 +1,174 @@
+"""The Textual app: holds the service, watches the project's files, and routes jumps between
+screens. Every number, verdict and path it shows comes from `catdoc.service.CatDoc`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from catdoc.errors import CatDocError
+from catdoc.project import Project
+from catdoc.service import CatDoc
+from catdoc.tui.refs import Ref
+from catdoc.tui.screens.base import CatDocScreen
+from catdoc.tui.screens.browser import BrowserScreen
+from catdoc.tui.screens.help import HelpScreen
+from catdoc.tui.screens.mapping import MappingScreen
+from catdoc.tui.screens.problem import ProblemScreen
+from catdoc.tui.screens.search import SearchScreen
+from catdoc.tui.screens.trace import TraceScreen
+from catdoc.tui.screens.validation import ValidationScreen
+
+WATCH_INTERVAL = 1.0
+"""Seconds between the cheap stat checks that notice edited files."""
+
+
+class CatDocApp(App[None]):
+    """`catdoc tui`: browse a project; reads only, never writes."""
+
+    TITLE = "CatDoc"
+    CSS_PATH = "catdoc.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "search", "Search", tooltip="Search documents and passages"),
+        Binding("v", "validate", "Validate", tooltip="All findings; Enter goes to one"),
+        Binding("t", "trace", "Trace", tooltip="Paths between two objects"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="This help"),
+        Binding("f1", "help", "Help", show=False, tooltip="This help"),
+        Binding("ctrl+r", "reload", "Reload", show=False, tooltip="Read the files again now"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, service: CatDoc, *, watch_interval: float | None = WATCH_INTERVAL) -> None:
+        super().__init__()
+        self.service = service
+        self.watch_interval = watch_interval
+        self.browser = BrowserScreen()
+        self._project: Project | None = None
+
+    def get_default_screen(self) -> Screen[None]:
+        return self.browser
+
+    def on_mount(self) -> None:
+        self.theme = "textual-dark"
+        if self.watch_interval:
+            self.set_interval(self.watch_interval, self.sync_project)
+
+    # ------------------------------------------------------------------ watching
+    def sync_project(self) -> None:
+        """Reload when the project's files changed and refresh every screen; while the project
+        cannot be loaded, show why (and keep watching for the fix)."""
+        try:
+            project = self.service.project()
+        except CatDocError as error:
+            self._show_problem(error)
+            return
+        if isinstance(self.screen, ProblemScreen):
+            self.pop_screen()
+        if project is self._project:
+            self.browser.check_document()
+            return
+        self._project = project
+        self.sub_title = project.config.name or project.root.name
+        for screen in self.screen_stack:
+            if isinstance(screen, CatDocScreen):
+                screen.project_changed()
+
+    def _show_problem(self, error: CatDocError) -> None:
+        if isinstance(self.screen, ProblemScreen):
+            self.screen.show(error)
+        else:
+            self.push_screen(ProblemScreen(error))
+
+    # ------------------------------------------------------------------ navigation
+    def exists(self, ref: Ref) -> bool:
+        """Whether the current project has `ref` (a jump may point at something gone)."""
+        lookup = {
+            "category": self.service.category,
+            "object": self.service.object,
+            "morphism": self.service.morphism,
+            "functor": self.service.functor,
+            "naturalTransformation": self.service.natural_transformation,
+        }[ref.kind]
+        try:
+            lookup(ref.id)
+        except CatDocError:
+            return False
+        return True
+
+    def open(self, ref: Ref) -> None:
+        """Go to `ref` in the browser; functors and transformations also open their mapping."""
+        if not self.exists(ref):
+            self.notify(f"{ref.id!r} is not in the project.", severity="warning")
+            return
+        self._back_to_browser()
+        self.browser.show(ref)
+        if ref.kind in ("functor", "naturalTransformation"):
+            self.open_mapping(ref)
+
+    def open_mapping(self, ref: Ref) -> None:
+        self.push_screen(MappingScreen(ref))
+
+    def _back_to_browser(self) -> None:
+        while len(self.screen_stack) > 1 and self.screen is not self.browser:
+            self.pop_screen()
+
+    def _over_browser(self, screen: CatDocScreen) -> None:
+        """One view at a time over the browser, and none while the project cannot load."""
+        if self._project is None:
+            self.notify("The project is not loaded.", severity="error")
+            return
+        self._back_to_browser()
+        self.push_screen(screen)
+
+    def action_search(self) -> None:
+        self._over_browser(SearchScreen())
+
+    def action_validate(self) -> None:
+        self._over_browser(ValidationScreen())
+
+    def action_trace(self) -> None:
+        current = self.browser.current
+        source = current.id if current and current.kind == "object" else None
+        self._over_browser(TraceScreen(source))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_back(self) -> None:
+        self._back_to_browser()
+        self.browser.action_back()
+
+    def action_reload(self) -> None:
+        self._project = None
+        self.sync_project()
+        self.notify("Reloaded.", timeout=2)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """A palette entry for every action, and one per functor and transformation."""
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Search", "Search documents and passages (/)", self.action_search)
+        yield SystemCommand(
+            "Validate", "All findings, with severity and code (v)", self.action_validate
+        )
+        yield SystemCommand(
+            "Trace", "Paths between two objects, shortest first (t)", self.action_trace
+        )
+        yield SystemCommand("Help", "Screens and key bindings (?)", self.action_help)
+        yield SystemCommand("Reload", "Read the project's files again (Ctrl+R)", self.action_reload)
+        yield SystemCommand("Back", "The previously shown entity (b)", self.action_back)
+        if self._project is None:
+            return
+        for fun in self.service.list_functors():
+            ref = Ref("functor", fun.id)
+            help_text = f"{fun.source_category} → {fun.target_category}: the mapping side by side"
+            yield SystemCommand(f"Functor: {fun.name}", help_text, partial(self.open, ref))
+        for nat in self.service.list_natural_transformations():
+            ref = Ref("naturalTransformation", nat.id)
+            help_text = f"{nat.source_functor} ⇒ {nat.target_functor}: components and squares"
+            yield SystemCommand(f"Transformation: {nat.name}", help_text, partial(self.open, ref))

@@ -1,0 +1,1 @@
+"""The screens of `catdoc tui`: the browser, and the views pushed over it."""

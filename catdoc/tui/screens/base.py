@@ -1,0 +1,27 @@
+"""What every CatDoc screen shares: the service, and a hook for reloads."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual.screen import Screen
+
+from catdoc.service import CatDoc
+
+if TYPE_CHECKING:
+    from catdoc.tui.app import CatDocApp
+
+
+class CatDocScreen(Screen[None]):
+    """A screen of the CatDoc app; `project_changed` runs after the model was reloaded."""
+
+    @property
+    def catdoc(self) -> CatDocApp:
+        return cast("CatDocApp", self.app)
+
+    @property
+    def service(self) -> CatDoc:
+        return self.catdoc.service
+
+    def project_changed(self) -> None:
+        """Show the reloaded model; screens that show project data override this."""

@@ -1,0 +1,171 @@
+"""Search: a query box with live results (documents or passages); Enter opens the hit."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from catdoc import results as r
+from catdoc.errors import CatDocError
+from catdoc.search.index import MARK_CLOSE, MARK_OPEN
+from catdoc.tui.refs import Ref
+from catdoc.tui.screens.base import CatDocScreen
+
+DEBOUNCE = 0.25
+"""Seconds of no typing before the query runs."""
+LIMIT = 50
+SCOPES = {"documents": "documents", "chunks": "passages"}
+SNIPPET_CHARS = 160
+
+
+def hit_prompt(hit: r.SearchHit, scope: str) -> Text:
+    """Title, where it is, and the snippet, on up to three lines."""
+    text = Text.assemble((hit.title, "bold"), (f"  {hit.id}", "dim"))
+    where = [hit.category or "", hit.path or ""]
+    if scope == "chunks":
+        if hit.heading_path:
+            where.append(" › ".join(hit.heading_path))
+        if hit.start_line is not None:
+            where.append(f"lines {hit.start_line}–{hit.end_line or hit.start_line}")
+    text.append("\n" + "  ".join(w for w in where if w), "italic dim")
+    if hit.snippet:
+        text.append("\n")
+        text.append_text(marked(" ".join(hit.snippet.split())[:SNIPPET_CHARS]))
+    return text
+
+
+def marked(snippet: str) -> Text:
+    """The snippet with the search's marked terms highlighted instead of bracketed."""
+    text = Text()
+    for index, part in enumerate(snippet.replace(MARK_CLOSE, MARK_OPEN).split(MARK_OPEN)):
+        text.append(part, "bold reverse" if index % 2 else "")
+    return text
+
+
+class SearchScreen(CatDocScreen):
+    """Type to search; ↓ moves into the results; Enter opens the highlighted (or first) hit."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding(
+            "ctrl+t",
+            "toggle_scope",
+            "Documents/passages",
+            tooltip="Search whole documents or passages",
+        ),
+        Binding("down", "focus_results", "Results", show=False),
+    ]
+
+    def __init__(self, query: str = "") -> None:
+        super().__init__()
+        self.query_text = query
+        self.scope = "documents"
+        self.hits: list[r.SearchHit] = []
+        self._timer: Timer | None = None
+        self._typed = False
+        self._open_when_done = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Input(self.query_text, placeholder="Search documents…", id="search-input")
+        yield Static(id="search-status", markup=False)
+        yield OptionList(id="search-results")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "search"
+        self._status(Text("Type to search; Ctrl+T switches documents/passages.", "dim"))
+        self.query_one("#search-input", Input).focus()
+        if self.query_text:
+            self.run_search()
+
+    def _status(self, text: Text) -> None:
+        self.query_one("#search-status", Static).update(text)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value
+        self._typed = True
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE, self.run_search)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self._typed:
+            if self._timer is not None:
+                self._timer.stop()
+            self._open_when_done = True
+            self.run_search()
+        else:
+            self._open(self.query_one("#search-results", OptionList).highlighted or 0)
+
+    def project_changed(self) -> None:
+        if self.query_text.strip():
+            self.run_search()
+
+    @work(exclusive=True, group="search")
+    async def run_search(self) -> None:
+        """Ask the service off the UI thread; a newer query cancels this one."""
+        query, scope = self.query_text, self.scope
+        self._typed = False
+        results = self.query_one("#search-results", OptionList)
+        if not query.strip():
+            self.hits = []
+            results.clear_options()
+            self._status(Text("Type to search; Ctrl+T switches documents/passages.", "dim"))
+            return
+        try:
+            response = await asyncio.to_thread(self.service.search, query, scope=scope, limit=LIMIT)
+        except CatDocError as error:
+            self.hits = []
+            results.clear_options()
+            self._status(Text(str(error), "red"))
+            return
+        self.hits = response.results
+        results.set_options(Option(hit_prompt(hit, scope)) for hit in self.hits)
+        if self.hits:
+            results.highlighted = 0
+        status = Text(f"{response.total} {SCOPES[scope]} for ", "dim")
+        status.append(repr(response.query), "bold")
+        status.append(f"  ({response.mode} · Ctrl+T: {SCOPES[self._other_scope()]})", "dim")
+        for note in response.notes:
+            status.append(f"\n{note}", "italic dim")
+        self._status(status)
+        if self._open_when_done:
+            self._open_when_done = False
+            self._open(0)
+
+    def _other_scope(self) -> str:
+        return "chunks" if self.scope == "documents" else "documents"
+
+    def _open(self, index: int) -> None:
+        if not 0 <= index < len(self.hits):
+            return
+        hit = self.hits[index]
+        try:
+            where = self.service.locate_entity(hit.id)
+        except CatDocError as error:
+            self.notify(error.message, severity="warning")
+            return
+        self.catdoc.open(Ref(where.kind, where.id))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self._open(event.option_index)
+
+    def action_toggle_scope(self) -> None:
+        self.scope = self._other_scope()
+        self.query_one("#search-input", Input).placeholder = f"Search {SCOPES[self.scope]}…"
+        self.run_search()
+
+    def action_focus_results(self) -> None:
+        results = self.query_one("#search-results", OptionList)
+        if self.focused is not results and self.hits:
+            results.focus()

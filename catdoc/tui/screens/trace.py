@@ -1,0 +1,153 @@
+"""Trace: pick two objects and see the paths between them, shortest first."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.suggester import Suggester
+from textual.widgets import Footer, Header, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from catdoc import results as r
+from catdoc.errors import CatDocError
+from catdoc.service import CatDoc
+from catdoc.tui.refs import Ref
+from catdoc.tui.screens.base import CatDocScreen
+
+LIMIT = 20
+
+
+class ObjectIdSuggester(Suggester):
+    """Completes an object id from the ids the project has (first match in file order)."""
+
+    def __init__(self, service: CatDoc) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.service = service
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if not value:
+            return None
+        try:
+            ids = self.service.project().object_by_id
+        except CatDocError:
+            return None
+        return next((ident for ident in ids if ident.startswith(value)), None)
+
+
+def path_prompt(number: int, path: r.TracePath) -> Text:
+    steps = "identity" if path.length == 0 else f"{path.length} step{'s' * (path.length != 1)}"
+    text = Text.assemble((f"{number}", "bold"), (f" · {steps}\n", "dim"), path.nodes[0])
+    for hop in path.hops:
+        arrow = f" ─{hop.id}⇒ " if hop.kind == "functor" else f" ─{hop.label}→ "
+        text.append(arrow, "magenta" if hop.kind == "functor" else "cyan")
+        text.append(hop.target)
+    return text
+
+
+class TraceScreen(CatDocScreen):
+    """Enter in *From* moves to *To*; Enter in *To* traces. Enter on a step opens it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self, source: str | None = None) -> None:
+        super().__init__()
+        self.source = source or ""
+        self.result: r.TraceResult | None = None
+        self._steps: list[Ref] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        suggester = ObjectIdSuggester(self.service)
+        with Horizontal(id="trace-form"):
+            yield Label("From")
+            yield Input(
+                self.source, placeholder="object id", id="trace-source", suggester=suggester
+            )
+            yield Label("To")
+            yield Input(placeholder="object id", id="trace-target", suggester=suggester)
+        yield Static(id="trace-status", markup=False)
+        yield OptionList(id="trace-paths")
+        yield OptionList(id="trace-steps")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "trace"
+        self.query_one("#trace-paths").border_title = "Paths, shortest first"
+        self.query_one("#trace-steps").border_title = "Steps"
+        self._status(Text("Enter two object ids (Tab completes), then Enter.", "dim"))
+        self.query_one("#trace-target" if self.source else "#trace-source", Input).focus()
+
+    def _status(self, text: Text) -> None:
+        self.query_one("#trace-status", Static).update(text)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.input.id == "trace-source":
+            self.query_one("#trace-target", Input).focus()
+        else:
+            self.trace()
+
+    def project_changed(self) -> None:
+        if self.result is not None:
+            self.trace()
+
+    def trace(self) -> None:
+        """Ask the service for the paths and list them (the first one's steps below)."""
+        source = self.query_one("#trace-source", Input).value.strip()
+        target = self.query_one("#trace-target", Input).value.strip()
+        paths = self.query_one("#trace-paths", OptionList)
+        if not source or not target:
+            self._status(Text("Both ends are needed: an object id in From and in To.", "yellow"))
+            return
+        try:
+            self.result = self.service.trace(source, target, limit=LIMIT)
+        except CatDocError as error:
+            self.result = None
+            paths.clear_options()
+            self._show_steps(None)
+            self._status(Text(str(error), "red"))
+            return
+        result = self.result
+        paths.set_options(Option(path_prompt(n, p)) for n, p in enumerate(result.paths, start=1))
+        if result.found:
+            more = " (more exist; the shortest are shown)" if result.truncated else ""
+            count = len(result.paths)
+            self._status(Text(f"{count} path{'s' * (count != 1)} from {source} to {target}{more}"))
+            paths.highlighted = 0
+            paths.focus()
+        else:
+            self._status(
+                Text(f"No path from {source} to {target} (morphisms or functors).", "yellow")
+            )
+        self._show_steps(result.paths[0] if result.paths else None)
+
+    def _show_steps(self, path: r.TracePath | None) -> None:
+        steps = self.query_one("#trace-steps", OptionList)
+        items: list[tuple[Text, Ref]] = []
+        if path is not None:
+            items.append((Text(path.nodes[0], "bold"), Ref("object", path.nodes[0])))
+            for hop in path.hops:
+                kind = "functor" if hop.kind == "functor" else "morphism"
+                arrow = "⇒" if hop.kind == "functor" else "→"
+                step = Text(f"  ─{hop.label}{arrow}  ", "dim")
+                step.append(f"{kind} {hop.id}", "italic")
+                items.append((step, Ref(kind, hop.id)))
+                items.append((Text(hop.target, "bold"), Ref("object", hop.target)))
+        steps.set_options(Option(label) for label, _ in items)
+        self._steps = [ref for _, ref in items]
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "trace-paths" and self.result is not None:
+            self._show_steps(self.result.paths[event.option_index])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "trace-paths":
+            self.query_one("#trace-steps", OptionList).focus()
+        elif 0 <= event.option_index < len(self._steps):
+            self.catdoc.open(self._steps[event.option_index])

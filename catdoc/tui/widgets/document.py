@@ -1,0 +1,344 @@
+"""The right-hand pane: one entity with its metadata, its document, and links to jump along."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from catdoc.documents import kind_of, split_front_matter
+from catdoc.errors import CatDocError
+from catdoc.project import resolve_inside
+from catdoc.service import CatDoc
+from catdoc.tui.refs import Ref
+
+KIND_TITLES = {
+    "category": "category",
+    "object": "object",
+    "morphism": "morphism",
+    "functor": "functor",
+    "naturalTransformation": "natural transformation",
+}
+
+
+def meta_line(pairs: Iterable[tuple[str, object]]) -> Text:
+    """`label value` pairs on wrapping lines; empty values are left out."""
+    text = Text()
+    for label, value in pairs:
+        if value in (None, "", [], {}):
+            continue
+        if text:
+            text.append("  ")
+        text.append(f"{label}\u00a0", "dim")
+        if isinstance(value, list | tuple):
+            value = ", ".join(str(v) for v in value)
+        elif isinstance(value, dict):
+            value = ", ".join(f"{k}={v}" for k, v in value.items())
+        text.append(str(value), "bold")
+    return text
+
+
+def path_text(path: list[str] | str | None) -> str:
+    """A mapping value as text: a path of ids, the identity, or nothing."""
+    if path is None:
+        return "—"
+    if isinstance(path, str):
+        return path
+    return " · ".join(path) if path else "id"
+
+
+class DocumentView(Vertical):
+    """Shows one `Ref`; the links list posts `Jump` when the user picks the other end."""
+
+    class Jump(Message):
+        """Go to another entity (the other end of a morphism, a functor's image …)."""
+
+        def __init__(self, ref: Ref) -> None:
+            super().__init__()
+            self.ref = ref
+
+    def __init__(self, service: CatDoc, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.service = service
+        self.ref: Ref | None = None
+        self._links: list[Ref] = []
+        self._path: str | None = None
+        self._file_stamp: tuple[int, int] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="doc-title", markup=False)
+        yield Static(id="doc-meta", markup=False)
+        with VerticalScroll(id="doc-body"):
+            yield Markdown(id="doc-markdown", open_links=False)
+            yield Static(id="doc-text", markup=False)
+        yield OptionList(id="doc-links")
+
+    def on_mount(self) -> None:
+        self.query_one("#doc-body").border_title = "Document"
+        self.query_one("#doc-links").border_title = "Links"
+        self.show(None)
+
+    # ------------------------------------------------------------------ showing
+    def show(self, ref: Ref | None) -> None:
+        """Render `ref` fresh from the service (or a welcome text when nothing is selected)."""
+        self.ref = ref
+        self._path = None
+        if ref is None:
+            self._fill(
+                Text("Nothing selected", "bold"),
+                Text("Pick a category, object or morphism in the navigator.", "dim"),
+                "Document",
+                markdown=WELCOME,
+            )
+            self._set_links("Links", [])
+            return
+        try:
+            show = {
+                "category": self._show_category,
+                "object": self._show_object,
+                "morphism": self._show_morphism,
+                "functor": self._show_functor,
+                "naturalTransformation": self._show_nat,
+            }[ref.kind]
+            show(ref.id)
+        except CatDocError as exc:
+            self._fill(Text(ref.id, "bold"), Text(KIND_TITLES[ref.kind]), "Problem", text=str(exc))
+            self._set_links("Links", [])
+
+    def is_stale(self) -> bool:
+        """Whether the shown document's file changed since it was read."""
+        return self._path is not None and self._stamp() != self._file_stamp
+
+    def _stamp(self) -> tuple[int, int] | None:
+        if self._path is None:
+            return None
+        try:
+            stat = resolve_inside(self.service.root, self._path).stat()
+        except (CatDocError, OSError):
+            return None
+        return (stat.st_mtime_ns, stat.st_size)
+
+    def _fill(
+        self,
+        title: Text,
+        meta: Text,
+        body_title: str,
+        *,
+        markdown: str | None = None,
+        text: str | Text | None = None,
+    ) -> None:
+        self.query_one("#doc-title", Static).update(title)
+        self.query_one("#doc-meta", Static).update(meta)
+        body = self.query_one("#doc-body", VerticalScroll)
+        body.border_title = body_title
+        body.scroll_home(animate=False)
+        view_md = self.query_one("#doc-markdown", Markdown)
+        view_text = self.query_one("#doc-text", Static)
+        view_md.display = markdown is not None
+        view_text.display = markdown is None
+        if markdown is not None:
+            view_md.update(markdown)
+        else:
+            view_text.update(text or "")
+
+    def _set_links(self, title: str, links: list[tuple[Text, Ref]]) -> None:
+        options = self.query_one("#doc-links", OptionList)
+        options.border_title = title
+        options.set_options(Option(label) for label, _ in links)
+        options.highlighted = 0 if links else None
+        options.display = bool(links)
+        self._links = [ref for _, ref in links]
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if 0 <= event.option_index < len(self._links):
+            self.post_message(self.Jump(self._links[event.option_index]))
+
+    # ------------------------------------------------------------------ one per kind
+    def _show_object(self, ident: str) -> None:
+        obj = self.service.show_object(ident)
+        self._path = obj.path
+        self._file_stamp = self._stamp()
+        title = _title(obj.title, "object", obj.id)
+        meta = meta_line(
+            [
+                ("id", obj.id),
+                ("category", obj.category),
+                ("domain", obj.domain),
+                ("path", obj.path),
+                ("tags", obj.tags),
+                ("author", obj.author),
+                ("created", obj.created),
+                ("updated", obj.updated),
+                ("url", obj.url),
+                ("metadata", obj.metadata),
+                ("at", obj.location),
+            ]
+        )
+        if obj.summary:
+            meta.append("\n")
+            meta.append(obj.summary, "italic")
+        body_title = obj.path or ("inline content" if obj.content is not None else "no document")
+        if obj.content_error:
+            self._fill(title, meta, body_title, text=Text(obj.content_error, "red"))
+        elif obj.content is None:
+            note = "This object has neither a document path nor inline content."
+            self._fill(title, meta, body_title, text=Text(note, "dim"))
+        else:
+            content = obj.content
+            if obj.truncated:
+                content += (
+                    f"\n\n… cut at {len(obj.content):,} of {obj.content_length:,} characters."
+                )
+            if obj.path and kind_of(obj.path) == "markdown":
+                front = split_front_matter(content)
+                body = front.body if front.error is None else f"> {front.error}\n\n{front.body}"
+                self._fill(title, meta, body_title, markdown=body)
+            else:
+                self._fill(title, meta, body_title, text=content)
+        links = [(_link("→", m.name, m.target), Ref("object", m.target)) for m in obj.outgoing] + [
+            (_link("←", m.name, m.source), Ref("object", m.source)) for m in obj.incoming
+        ]
+        links += [
+            (_link("↦", fun, image), Ref("object", image)) for fun, image in obj.images.items()
+        ]
+        self._set_links(f"Links: {len(obj.outgoing)} out · {len(obj.incoming)} in", links)
+
+    def _show_morphism(self, ident: str) -> None:
+        mor = self.service.show_morphism(ident)
+        title = _title(mor.name, "identity" if mor.is_identity else "morphism", mor.id)
+        meta = meta_line(
+            [
+                ("id", mor.id),
+                ("category", mor.category),
+                ("from", mor.source),
+                ("to", mor.target),
+                ("metadata", mor.metadata),
+                ("at", mor.location),
+            ]
+        )
+        lines = [f"**{mor.source_title}** → **{mor.target_title}**", ""]
+        lines += [f"- under `{fun}`: `{path_text(path)}`" for fun, path in mor.images.items()]
+        self._fill(title, meta, "Morphism", markdown="\n".join(lines))
+        links = [
+            (_link("from", "", mor.source, mor.source_title), Ref("object", mor.source)),
+            (_link("to", "", mor.target, mor.target_title), Ref("object", mor.target)),
+            (_link("in", "", mor.category), Ref("category", mor.category)),
+        ]
+        self._set_links("Links", links)
+
+    def _show_category(self, ident: str) -> None:
+        cat = self.service.show_category(ident)
+        title = _title(cat.name, "category", cat.id)
+        meta = meta_line(
+            [
+                ("id", cat.id),
+                ("parent", cat.parent),
+                ("semantics", cat.semantics),
+                ("objects", cat.object_count),
+                ("morphisms", cat.morphism_count),
+                ("equations", cat.equation_count),
+                ("aliases", cat.aliases),
+                ("at", cat.location),
+            ]
+        )
+        lines = [cat.description or "*No description.*", ""]
+        if cat.hierarchy:
+            lines += [f"Hierarchy: {' › '.join(cat.hierarchy)}", ""]
+        for lhs, rhs in cat.equations:
+            lines.append(f"- equation: `{path_text(lhs)}` = `{path_text(rhs)}`")
+        self._fill(title, meta, "Category", markdown="\n".join(lines))
+        links = [(_link("↑", "parent", p), Ref("category", p)) for p in [cat.parent] if p]
+        links += [(_link("↓", "child", c), Ref("category", c)) for c in cat.children]
+        links += [(_link("~", "related", c), Ref("category", c)) for c in cat.related]
+        links += [(_link("→", "functor", f), Ref("functor", f)) for f in cat.functors_out]
+        links += [(_link("←", "functor", f), Ref("functor", f)) for f in cat.functors_in]
+        self._set_links("Links", links)
+
+    def _show_functor(self, ident: str) -> None:
+        fun = self.service.show_functor(ident)
+        failing = [e for e in [*fun.object_mapping, *fun.morphism_mapping] if e.status != "ok"]
+        meta = meta_line(
+            [
+                ("id", fun.id),
+                ("from", fun.source_category),
+                ("to", fun.target_category),
+                ("objects mapped", fun.objects_mapped),
+                ("morphisms mapped", fun.morphisms_mapped),
+                ("at", fun.location),
+            ]
+        )
+        lines = [
+            f"- identity preservation: **{fun.identity_preservation}**",
+            f"- composition preservation: **{fun.composition_preservation}**",
+            f"- entries with problems: **{len(failing)}**",
+            "",
+            "Press **f** or **Enter** for the object and morphism mapping side by side.",
+        ]
+        self._fill(_title(fun.name, "functor", fun.id), meta, "Functor", markdown="\n".join(lines))
+        links = [
+            (_link("from", "", fun.source_category), Ref("category", fun.source_category)),
+            (_link("to", "", fun.target_category), Ref("category", fun.target_category)),
+        ]
+        self._set_links("Links", links)
+
+    def _show_nat(self, ident: str) -> None:
+        nat = self.service.show_natural_transformation(ident)
+        failing = [e for e in nat.components if e.status != "ok"]
+        meta = meta_line(
+            [
+                ("id", nat.id),
+                ("from", nat.source_functor),
+                ("to", nat.target_functor),
+                ("components", nat.component_count),
+                ("at", nat.location),
+            ]
+        )
+        lines = [
+            f"`{nat.source_functor}` ⇒ `{nat.target_functor}` between "
+            f"`{nat.source_category}` and `{nat.target_category}`.",
+            "",
+            f"- components with problems: **{len(failing)}**",
+            "",
+            "Press **f** or **Enter** for the components and their naturality squares.",
+        ]
+        title = _title(nat.name, "natural transformation", nat.id)
+        self._fill(title, meta, "Natural transformation", markdown="\n".join(lines))
+        links = [
+            (_link("from", "", nat.source_functor), Ref("functor", nat.source_functor)),
+            (_link("to", "", nat.target_functor), Ref("functor", nat.target_functor)),
+        ]
+        self._set_links("Links", links)
+
+
+WELCOME = """\
+# CatDoc
+
+Walk the documentation graph: pick an entry on the left, press **Tab** to reach the links
+below a document and **Enter** to jump to the other end.
+
+**/** search · **v** validate · **t** trace · **?** help · **Ctrl+P** commands
+"""
+
+
+def _title(name: str, kind: str, ident: str) -> Text:
+    title = Text(name, "bold")
+    title.append(f"  {kind}", "dim italic")
+    if name != ident:
+        title.append(f"  {ident}", "dim")
+    return title
+
+
+def _link(arrow: str, label: str, ident: str, title: str | None = None) -> Text:
+    text = Text(f"{arrow} ", "bold")
+    if label:
+        text.append(f"{label}  ", "italic")
+    text.append(ident)
+    if title and title != ident:
+        text.append(f"  {title}", "dim")
+    return text

@@ -1,0 +1,301 @@
+"""Document text: reading, front matter, chunking along headings, references."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catdoc.documents import (
+    Reference,
+    chunk_text,
+    document_title,
+    extract_references,
+    headings_of,
+    kind_of,
+    read_document,
+    read_object_text,
+    split_front_matter,
+)
+from catdoc.errors import NOT_FOUND, PATH_OUTSIDE_PROJECT, VALIDATION_ERROR, CatDocError
+from catdoc.model import DocObject
+
+
+def refs(text: str, kind: str = "markdown") -> list[tuple[str, str, int]]:
+    return [(r.kind, r.target, r.line) for r in extract_references(text, kind=kind)]  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------- reading
+def test_kind_of() -> None:
+    assert kind_of("a/b.md") == "markdown"
+    assert kind_of("B.MARKDOWN") == "markdown"
+    assert kind_of("x.rst") == "rst"
+    assert kind_of("x.txt") == "text"
+    assert kind_of("x.adoc") == "text"
+
+
+def test_read_object_text_from_path_and_content(tmp_path: Path) -> None:
+    (tmp_path / "d.md").write_bytes(b"\xef\xbb\xbfline one\r\nline two\r\n")
+    assert read_object_text(tmp_path, DocObject(id="a", path="d.md")) == "line one\nline two\n"
+    assert read_object_text(tmp_path, DocObject(id="b", content="inline")) == "inline"
+    assert read_object_text(tmp_path, DocObject(id="c")) is None
+
+
+def test_binary_file_is_refused_with_the_fix(tmp_path: Path) -> None:
+    (tmp_path / "logo.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    with pytest.raises(CatDocError) as info:
+        read_object_text(tmp_path, DocObject(id="a", path="logo.md"))
+    assert info.value.code == VALIDATION_ERROR
+    assert "logo.md" in info.value.message and "binary" in info.value.message
+    assert "url" in info.value.hint
+
+
+def test_undecodable_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "latin.txt").write_bytes("caf\xe9".encode("latin-1"))
+    with pytest.raises(CatDocError) as info:
+        read_document(tmp_path / "latin.txt", "latin.txt")
+    assert "UTF-8" in info.value.message and "iconv" in info.value.hint
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    with pytest.raises(CatDocError) as info:
+        read_object_text(tmp_path, DocObject(id="a", path="gone.md"))
+    assert info.value.code == NOT_FOUND and "gone.md" in info.value.message
+    (tmp_path / "dir").mkdir()
+    with pytest.raises(CatDocError) as info:
+        read_object_text(tmp_path, DocObject(id="a", path="dir"))
+    assert "directory" in info.value.message
+
+
+def test_path_escape_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (tmp_path / "secret.md").write_text("secret")
+    (root / "link.md").symlink_to(tmp_path / "secret.md")
+    for path in ("../secret.md", str(tmp_path / "secret.md"), "link.md"):
+        with pytest.raises(CatDocError) as info:
+            read_object_text(root, DocObject(id="a", path=path))
+        assert info.value.code == PATH_OUTSIDE_PROJECT
+
+
+# ---------------------------------------------------------------------------------- front matter
+def test_front_matter_is_split_and_parsed() -> None:
+    text = "---\ntitle: Auth\ntags: [a, b]\ncreated: 2024-01-05\n---\n# Heading\nbody\n"
+    front = split_front_matter(text)
+    assert front.meta["title"] == "Auth" and front.meta["tags"] == ["a", "b"]
+    assert str(front.meta["created"]) == "2024-01-05"
+    assert front.body == "# Heading\nbody\n"
+    assert front.body_start_line == 6
+    assert front.error is None
+
+
+def test_no_front_matter() -> None:
+    for text in ("# Title\n---\nx: 1\n---\n", "---\nno closing line\n", ""):
+        front = split_front_matter(text)
+        assert front.meta == {} and front.body == text and front.body_start_line == 1
+
+
+def test_empty_front_matter_and_dots_terminator() -> None:
+    assert split_front_matter("---\n---\nbody").body == "body"
+    front = split_front_matter("---\na: 1\n...\nbody")
+    assert front.meta == {"a": 1} and front.body == "body" and front.body_start_line == 4
+
+
+def test_broken_front_matter_is_reported_not_raised() -> None:
+    front = split_front_matter("---\ntitle: [unclosed\n---\nbody\n")
+    assert front.meta == {} and front.body == "body\n"
+    assert front.error is not None
+    assert "line 2" in front.error and "Fix" in front.error
+
+
+def test_front_matter_that_is_not_a_mapping() -> None:
+    front = split_front_matter("---\n- a\n- b\n---\nbody")
+    assert front.meta == {} and "mapping" in (front.error or "")
+
+
+def test_document_title() -> None:
+    assert document_title({"title": "From meta"}, "# Heading", "fb") == "From meta"
+    assert document_title({"title": 2024}, "", "fb") == "2024"
+    assert document_title({}, "intro\n\n## Second\n# First", "fb") == "Second"
+    assert document_title({}, "Setext title\n============\n", "fb") == "Setext title"
+    assert document_title({"title": "  "}, "```\n# not a title\n```\n", "fb") == "fb"
+    assert document_title({}, "Title\n=====\n", "fb", kind="rst") == "Title"
+
+
+# ---------------------------------------------------------------------------------- chunking
+DOC = """---
+title: Guide
+---
+# Guide
+
+Intro paragraph.
+
+## Install
+
+Run the installer.
+
+```bash
+# not a heading
+pip install x
+```
+
+## Use
+### Details
+Details text.
+
+Setext section
+--------------
+
+Last words.
+"""
+
+
+def test_chunks_follow_headings_with_file_line_numbers() -> None:
+    chunks = chunk_text(DOC)
+    assert [c.heading_path for c in chunks] == [
+        ["Guide"],
+        ["Guide", "Install"],
+        ["Guide", "Use", "Details"],
+        ["Guide", "Setext section"],
+    ]
+    lines = DOC.split("\n")
+    for chunk in chunks:
+        assert chunk.text == "\n".join(lines[chunk.start_line - 1 : chunk.end_line])
+    assert (chunks[0].start_line, chunks[0].end_line) == (4, 6)
+    assert "# not a heading" in chunks[1].text
+    # a heading with no text of its own is merged into its first subsection
+    assert chunks[2].text.startswith("## Use\n### Details")
+    assert [c.index for c in chunks] == [0, 1, 2, 3]
+
+
+def test_preamble_without_heading_and_text_kind() -> None:
+    chunks = chunk_text("first\n\nsecond\n# Head\nbody", kind="markdown")
+    assert chunks[0].heading_path == [] and chunks[0].text == "first\n\nsecond"
+    plain = chunk_text("# not special in text\nline", kind="text")
+    assert len(plain) == 1 and plain[0].heading_path == []
+
+
+def test_rst_titles() -> None:
+    text = (
+        "=====\nTitle\n=====\n\nIntro.\n\nSection\n-------\n\nBody::\n\n   code\n   Fake\n   ----\n"
+    )
+    chunks = chunk_text(text, kind="rst")
+    assert [c.heading_path for c in chunks] == [["Title"], ["Title", "Section"]]
+    assert chunks[0].start_line == 1
+    assert headings_of(text, kind="rst") == [(3, 1, "Title"), (8, 2, "Section")]
+
+
+def test_headings_in_fences_and_indented_code_are_not_headings() -> None:
+    text = "# Real\n\n~~~~\n# fake\n~~~~\n\n    # also fake\n\n````md\n```\n# fake\n```\n````\n"
+    assert headings_of(text) == [(1, 1, "Real")]
+
+
+def test_chunk_bound_splits_paragraphs_then_lines() -> None:
+    para = " ".join(["word"] * 60)  # 299 chars
+    text = "# H\n\n" + "\n\n".join([para] * 10) + "\n\n" + "x" * 1000
+    chunks = chunk_text(text, max_chars=400)
+    assert all(len(c.text) <= 400 for c in chunks)
+    assert all(c.heading_path == ["H"] for c in chunks)
+    assert chunks[-1].start_line == chunks[-1].end_line == text.count("\n") + 1
+    assert "".join(c.text for c in chunks if set(c.text) == {"x"}) == "x" * 1000
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["# A", "## B", "### C", "", "```", "Title", "-----", "text"]),
+            st.text(alphabet="ab #-=`\n", max_size=300),
+        ),
+        max_size=40,
+    ),
+    st.integers(min_value=1, max_value=300),
+)
+def test_chunks_are_bounded_ordered_and_within_the_file(parts: list[str], bound: int) -> None:
+    text = "\n".join(parts)
+    lines = text.split("\n")
+    previous_end = 0
+    for chunk in chunk_text(text, max_chars=bound):
+        assert len(chunk.text) <= bound
+        assert 1 <= chunk.start_line <= chunk.end_line <= len(lines)
+        assert chunk.start_line >= previous_end
+        previous_end = chunk.end_line
+        assert chunk.text.strip()
+
+
+def test_chunking_is_fast() -> None:
+    body = "\n\n".join(" ".join(f"w{i}" for i in range(37)) for _ in range(8))
+    doc = "---\ntitle: T\n---\n# T\n\n## A\n\n" + body + "\n\n## B\n\n" + body
+    start = time.perf_counter()
+    for _ in range(2000):
+        chunk_text(doc)
+        extract_references(doc)
+    assert time.perf_counter() - start < 3.0
+
+
+# ---------------------------------------------------------------------------------- references
+def test_every_reference_kind() -> None:
+    text = (
+        "---\nrelated: '@not-body'\n---\n"
+        "See @req-auth and #auth-depends-user.\n"
+        'Read [the design](../design/api.md#section "title") and [[User Accounts|users]].\n'
+        "[ref]: other.md\n"
+    )
+    assert refs(text) == [
+        ("object", "req-auth", 4),
+        ("morphism", "auth-depends-user", 4),
+        ("wiki", "User Accounts", 5),
+        ("link", "../design/api.md", 5),
+        ("link", "other.md", 6),
+    ]
+
+
+def test_reference_ends_before_punctuation() -> None:
+    assert refs("(@a-b), @c.d. #e_f; @g:") == [
+        ("object", "a-b", 1),
+        ("object", "c.d", 1),
+        ("object", "g", 1),
+        ("morphism", "e_f", 1),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# Heading",
+        "## Sub heading ##",
+        "mail ada@example.com or <ada@example.com>",
+        "https://example.com/#frag and http://x.org/@user and www.x.org/#a",
+        "[anchor](#install) and [site](https://example.com/a.md) and [m](mailto:a@b.c)",
+        "![image](pic.png) and ![[embedded.png]]",
+        "issue #123 and @2024",
+        "C# and F#, path/#x, a.b#c, x@y",
+        "`@code` and ``#code``",
+        "npm @types/node",
+        "&#35; entity and \\#escaped \\@escaped",
+        "[[#only-a-section]]",
+    ],
+)
+def test_false_positives(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_references_in_code_blocks_are_ignored() -> None:
+    text = "```python\n@decorator\n# comment #tag\n```\n\n    @indented_code\n\nreal @x\n"
+    assert refs(text) == [("object", "x", 8)]
+
+
+def test_list_continuation_is_not_code() -> None:
+    assert refs("- item\n\n    continued @x\n") == [("object", "x", 3)]
+
+
+def test_rst_literal_blocks_are_ignored() -> None:
+    text = "Text @a::\n\n   @literal\n\n.. code-block:: python\n\n   @deco\n\nEnd #m\n"
+    assert refs(text, "rst") == [("object", "a", 1), ("morphism", "m", 9)]
+
+
+def test_reference_dataclass_is_plain() -> None:
+    assert extract_references("@x")[0] == Reference("object", "x", 1)

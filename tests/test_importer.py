@@ -1,0 +1,322 @@
+"""`catdoc import`: adopting a docs tree, idempotent re-runs, links, conflicts, safety."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from catdoc.cli import app
+from catdoc.errors import NOT_FOUND, PATH_OUTSIDE_PROJECT, VALIDATION_ERROR, CatDocError
+from catdoc.service import CatDoc
+
+MODEL = ".catdoc/category.yaml"
+
+TREE = {
+    "docs/specs/auth.md": (
+        "---\nid: req-auth\ntitle: Authentication\ntags: [security, login]\nauthor: Ada\n"
+        "date: 2024-02-01\npriority: high\n---\n# Ignored heading\n\n"
+        "Users log in, see @login and [login](login.md).\nDesign: @design-api\n"
+    ),
+    "docs/specs/login.md": "# Login flow\n\nBack to [[Authentication]].\n",
+    "docs/specs/index.md": "# Requirements overview\n\nSee #some-morphism.\n",
+    "docs/design/api.md": (
+        "---\nid: design-api\ndomain: design\n---\n# API\n\nImplements @req-auth.\n"
+    ),
+    "docs/design/index.md": "# Design overview\n\nSee [api](api.md) and [site](https://x.org/a.md).\n",
+    "docs/design/db.rst": "========\nDatabase\n========\n\nTables.\n",
+    "docs/guide/intro.txt": "Plain text guide.\n",
+    "docs/guide/setup.markdown": "Setup\n=====\n\nSteps.\n",
+    "docs/guide/deep/notes.md": "# Notes\n",
+    "docs/broken.md": "---\ntitle: [unclosed\n---\nbody\n",
+}
+
+
+def make_project(root: Path, tree: dict[str, str] = TREE) -> CatDoc:
+    CatDoc.init(root)
+    for rel, text in tree.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    (root / "docs/logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (root / "docs/.hidden.md").write_text("# hidden\n")
+    return CatDoc(root)
+
+
+def items(result) -> dict[str, tuple[str, str | None, str | None]]:
+    return {i.path: (i.action, i.object_id, i.category) for i in result.items}
+
+
+def items_by_path(result):
+    return {i.path: i for i in result.items}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> CatDoc:
+    return make_project(tmp_path)
+
+
+def test_adopt_a_docs_tree(project: CatDoc) -> None:
+    result = project.import_documents(["docs"])
+    got = items(result)
+    assert got["docs/specs/auth.md"] == ("created", "req-auth", "specs")
+    assert got["docs/specs/login.md"] == ("created", "login", "specs")
+    assert got["docs/specs/index.md"] == ("created", "specs-index", "specs")
+    assert got["docs/design/api.md"] == ("created", "design-api", "design")
+    assert got["docs/design/index.md"] == ("created", "design-index", "design")
+    assert got["docs/design/db.rst"] == ("created", "db", "design")
+    assert got["docs/guide/intro.txt"] == ("created", "intro", "guide")
+    assert got["docs/guide/deep/notes.md"] == ("created", "notes", "guide-deep")
+    assert got["docs/broken.md"][0] == "skipped"
+    assert got["docs/logo.png"][0] == "skipped"
+    assert "docs/.hidden.md" not in got
+    assert (result.created, result.skipped, result.updated) == (9, 2, 0)
+    assert result.written == [MODEL]
+    reasons = {i.path: i.reason for i in result.items}
+    assert "not valid YAML" in reasons["docs/broken.md"]
+    assert "not a document type" in reasons["docs/logo.png"]
+    assert "taken" in reasons["docs/design/index.md"]
+
+    auth = project.object("req-auth")
+    assert auth.title == "Authentication" and auth.tags == ["security", "login"]
+    assert auth.author == "Ada" and str(auth.created) == "2024-02-01"
+    assert auth.metadata == {"priority": "high"} and auth.path == "docs/specs/auth.md"
+    assert project.object("login").title == "Login flow"
+    assert project.object("db").title == "Database"
+    assert project.object("setup").title == "Setup"
+    assert project.object("intro").title == "Intro"
+    assert project.object("design-api").domain == "design"
+    guide = project.category("guide")
+    assert guide.name == "Guide" and project.category("guide-deep").name == "Guide / Deep"
+
+    report = project.validate()
+    assert report.is_valid, report.errors
+    assert not report.warnings, report.warnings
+    shown = project.show_object("req-auth")
+    assert shown.content and "Users log in" in shown.content
+
+
+def test_rerun_is_idempotent(project: CatDoc, tmp_path: Path) -> None:
+    project.import_documents(["docs"], link=True)
+    before = (tmp_path / MODEL).read_bytes()
+    again = project.import_documents(["docs"], link=True)
+    assert again.created == again.updated == 0
+    assert again.unchanged == 9
+    assert again.written == [] and again.morphisms_created == []
+    assert (tmp_path / MODEL).read_bytes() == before
+
+
+def test_update_after_edit_touches_only_changed_fields(project: CatDoc, tmp_path: Path) -> None:
+    project.import_documents(["docs"])
+    model = tmp_path / MODEL
+    text = model.read_text()
+    model.write_text(text.replace("      - id: login\n", "      - id: login  # keep me\n"))
+    doc = tmp_path / "docs/specs/login.md"
+    doc.write_text("---\ntags: [flow]\nowner: Bob\n---\n# Login flow v2\n")
+    result = project.import_documents(["docs/specs"])
+    got = items(result)
+    assert got["docs/specs/login.md"][0] == "updated"
+    assert got["docs/specs/auth.md"][0] == "unchanged"
+    login = project.object("login")
+    assert login.title == "Login flow v2" and login.tags == ["flow"]
+    assert login.metadata == {"owner": "Bob"}
+    assert "- id: login  # keep me" in model.read_text()
+
+
+def test_comments_and_key_order_are_kept(project: CatDoc, tmp_path: Path) -> None:
+    model = tmp_path / MODEL
+    original = model.read_text()
+    project.import_documents(["docs"], link=True)
+    text = model.read_text()
+    for line in original.splitlines():
+        if "#" in line:
+            assert line in text
+    assert text.index("- id: requirements") < text.index("- id: design\n")
+    assert text.startswith(original.split("categories:")[0])
+
+
+def test_link_creates_morphisms_within_one_category_only(project: CatDoc) -> None:
+    result = project.import_documents(["docs"], link=True)
+    by = {(r["source"], r["kind"], r["target"]): r for r in result.references}
+    assert by[("req-auth", "object", "login")]["status"] == "linked"
+    assert by[("req-auth", "link", "login.md")]["morphism"] == "req-auth-references-login"
+    assert by[("login", "wiki", "Authentication")]["status"] == "linked"
+    assert by[("req-auth", "object", "design-api")]["status"] == "cross-category"
+    assert by[("design-api", "object", "req-auth")]["status"] == "cross-category"
+    assert by[("design-index", "link", "api.md")]["status"] == "linked"
+    assert by[("specs-index", "morphism", "some-morphism")]["status"] == "unresolved"
+    assert not any(r["target"].startswith("https") for r in result.references)
+    assert sorted(result.morphisms_created) == [
+        "design-index-references-design-api",
+        "login-references-req-auth",
+        "req-auth-references-login",
+    ]
+    mor = project.morphism("req-auth-references-login")
+    assert (mor.name, mor.source, mor.target) == ("references", "req-auth", "login")
+    assert project.validate().is_valid
+    again = project.import_documents(["docs"], link=True)
+    assert again.morphisms_created == []
+    assert {r["status"] for r in again.references if r["kind"] == "wiki"} == {"already-linked"}
+
+
+def test_references_are_reported_without_link(project: CatDoc) -> None:
+    result = project.import_documents(["docs/specs/auth.md"])
+    assert result.morphisms_created == []
+    statuses = {(r["target"], r["status"]) for r in result.references}
+    assert ("login", "unresolved") in statuses  # login.md is not imported (yet)
+    assert ("design-api", "unresolved") in statuses
+    result = project.import_documents(["docs/specs"])
+    assert ("login", "same-category") in {(r["target"], r["status"]) for r in result.references}
+
+
+def test_front_matter_id_conflict_is_refused_unless_forced(project: CatDoc, tmp_path: Path) -> None:
+    (tmp_path / "docs/export.md").write_text("---\nid: req-export\n---\n# Export v2\n")
+    before = (tmp_path / MODEL).read_text()
+    result = project.import_documents(["docs/export.md"])
+    assert items(result)["docs/export.md"][0] == "skipped"
+    assert "already exists" in result.items[0].reason and "--force" in result.items[0].reason
+    assert (tmp_path / MODEL).read_text() == before
+    forced = project.import_documents(["docs/export.md"], force=True)
+    assert items(forced)["docs/export.md"] == ("updated", "req-export", "requirements")
+    obj = project.object("req-export")
+    assert obj.path == "docs/export.md" and obj.title == "Export v2"
+
+
+def test_same_id_twice_in_one_import(project: CatDoc, tmp_path: Path) -> None:
+    for name in ("a.md", "b.md"):
+        (tmp_path / "dup" / name).parent.mkdir(exist_ok=True)
+        (tmp_path / "dup" / name).write_text("---\nid: twin\n---\ntext\n")
+    result = project.import_documents(["dup"])
+    got = items(result)
+    assert got["dup/a.md"][:2] == ("created", "twin")
+    assert got["dup/b.md"][0] == "skipped"
+
+
+def test_slug_collisions_are_deterministic(project: CatDoc, tmp_path: Path) -> None:
+    for rel in ("x/a/intro.md", "x/b/intro.md", "x/c/Intro!.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("text\n")
+    result = project.import_documents(["x/c/Intro!.md", "x/b/intro.md", "x/a/intro.md"])
+    assert [i.object_id for i in result.items] == ["a-intro", "b-intro", "c-intro"]
+
+
+def test_new_object_in_a_functor_source_says_what_to_map(project: CatDoc) -> None:
+    result = project.import_documents(["docs/specs/login.md"], category="requirements")
+    assert "functor(s) realize" in (result.items[0].reason or "")
+    codes = {f.code for f in project.validate().errors}
+    assert "FUN_OBJECT_UNMAPPED" in codes
+
+
+def test_explicit_category_and_domain(project: CatDoc, tmp_path: Path) -> None:
+    result = project.import_documents(
+        ["docs/guide"], category="Field Notes", domain="ops", recursive=False
+    )
+    assert {i.category for i in result.items} == {"field-notes"}
+    assert {i.path for i in result.items} == {"docs/guide/intro.txt", "docs/guide/setup.markdown"}
+    cat = project.category("field-notes")
+    assert cat.name == "Field Notes" and cat.origin == MODEL
+    assert {o.domain for o in cat.objects} == {"ops"}
+    again = project.import_documents(["docs/guide/intro.txt"], category="reqs")
+    assert "stays in category 'field-notes'" in (again.items[0].reason or "")
+
+
+def test_category_from_domain(project: CatDoc) -> None:
+    result = project.import_documents(["docs/design"], category_from="domain")
+    got = items(result)
+    assert got["docs/design/api.md"][2] == "design"
+    assert got["docs/design/db.rst"][2] == "design"  # no domain: grouped by folder
+    assert "no `domain`" in (items_by_path(result)["docs/design/db.rst"].reason or "")
+
+
+def test_objects_go_to_the_file_that_defines_the_category(project: CatDoc, tmp_path: Path) -> None:
+    extra = tmp_path / ".catdoc/categories/guide.yaml"
+    extra.parent.mkdir()
+    extra.write_text("# guides live here\ncategories:\n  - id: guide\n    name: Guide\n")
+    result = project.import_documents(["docs/guide/intro.txt"])
+    assert result.written == [".catdoc/categories/guide.yaml"]
+    text = extra.read_text()
+    assert text.startswith("# guides live here\n") and "path: docs/guide/intro.txt" in text
+
+
+def test_glob_and_single_file(project: CatDoc, tmp_path: Path) -> None:
+    result = project.import_documents(["docs/**/index.md"])
+    assert {i.path for i in result.items} == {
+        "docs/specs/index.md",
+        "docs/design/index.md",
+    }
+    single = project.import_documents([str(tmp_path / "docs/guide/deep/notes.md")])
+    assert items(single)["docs/guide/deep/notes.md"] == ("created", "notes", "deep")
+
+
+def test_explicit_binary_file_is_skipped(project: CatDoc) -> None:
+    result = project.import_documents(["docs/logo.png"])
+    assert result.items[0].action == "skipped" and "binary" in (result.items[0].reason or "")
+    assert result.written == []
+
+
+def test_paths_outside_the_project_are_refused(project: CatDoc, tmp_path: Path) -> None:
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.md"
+    outside.write_text("# secret\n")
+    before = (tmp_path / MODEL).read_text()
+    for path in ("../x.md", str(outside), "../*.md"):
+        with pytest.raises(CatDocError) as info:
+            project.import_documents([path])
+        assert info.value.code == PATH_OUTSIDE_PROJECT
+    (tmp_path / "docs/escape.md").symlink_to(outside)
+    with pytest.raises(CatDocError) as info:
+        project.import_documents(["docs/escape.md"])
+    assert info.value.code == PATH_OUTSIDE_PROJECT
+    walked = project.import_documents(["docs/guide"])
+    assert all(i.path != "docs/escape.md" for i in walked.items)
+    tree = project.import_documents(["docs"], recursive=True)
+    assert items(tree)["docs/escape.md"][0] == "skipped"
+    assert "secret" not in (tmp_path / MODEL).read_text()
+
+
+def test_missing_paths_and_bad_options_write_nothing(project: CatDoc, tmp_path: Path) -> None:
+    before = (tmp_path / MODEL).read_text()
+    for kwargs, code in (
+        ({"paths": ["docs/specs/auth.md", "docs/nope.md"]}, NOT_FOUND),
+        ({"paths": ["docs/*.nothing"]}, NOT_FOUND),
+        ({"paths": []}, VALIDATION_ERROR),
+        ({"paths": ["docs"], "category_from": "colour"}, VALIDATION_ERROR),
+    ):
+        with pytest.raises(CatDocError) as info:
+            project.import_documents(**kwargs)
+        assert info.value.code == code and info.value.hint
+    assert (tmp_path / MODEL).read_text() == before
+
+
+# ---------------------------------------------------------------------------------- CLI
+def test_cli_import_json_and_text(project: CatDoc, tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["-C", str(tmp_path), "import", "docs", "--link", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["created"] == 9 and data["written"] == [MODEL]
+    assert "req-auth-references-login" in data["morphismsCreated"]
+    text = runner.invoke(app, ["-C", str(tmp_path), "import", "docs"])
+    assert text.exit_code == 0
+    assert "unchanged 9" in text.stdout and "Nothing to write" in text.stdout
+
+
+def test_cli_paths_are_relative_to_the_working_directory(
+    project: CatDoc, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path / "docs/guide")
+    result = CliRunner().invoke(app, ["import", "intro.txt", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["items"][0]["path"] == "docs/guide/intro.txt"
+
+
+def test_cli_errors(project: CatDoc, tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["-C", str(tmp_path), "import", "../x.md", "--format", "json"])
+    assert result.exit_code == 2
+    assert json.loads(result.stderr)["error"]["code"] == PATH_OUTSIDE_PROJECT
+    result = runner.invoke(app, ["-C", str(tmp_path), "import", "docs", "--category-from", "x"])
+    assert result.exit_code == 2

@@ -1,0 +1,347 @@
+"""Every catdoc_* tool through a real MCP client, in the legacy handshake mode (initialize over
+JSON-RPC streams) and the default mode (direct in-process dispatch): success, not found, bad
+arguments."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp_project import LONG_WORDS, data_of, error_of, make_project
+
+from catdoc.mcp_server import build_server
+from catdoc.service import CatDoc
+
+pytestmark = pytest.mark.anyio
+
+TOOLS = {
+    "catdoc_init",
+    "catdoc_list_categories",
+    "catdoc_show_category",
+    "catdoc_list_objects",
+    "catdoc_show_object",
+    "catdoc_import_document",
+    "catdoc_list_morphisms",
+    "catdoc_show_morphism",
+    "catdoc_validate",
+    "catdoc_validate_category",
+    "catdoc_validate_functor",
+    "catdoc_validate_natural_transformation",
+    "catdoc_trace",
+    "catdoc_search",
+    "catdoc_list_functors",
+    "catdoc_show_functor",
+    "catdoc_list_natural_transformations",
+    "catdoc_show_natural_transformation",
+    "catdoc_get_graph",
+}
+WRITERS = {"catdoc_init", "catdoc_import_document"}
+
+
+@pytest.fixture(params=["legacy", "auto"])
+async def client(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Client]:
+    root = make_project(tmp_path / "proj")
+    (root / "docs" / "new.md").write_text(
+        "---\nid: req-new\ntitle: New requirement\ndomain: requirements\n---\n"
+        "It builds on @req-login.\n",
+        encoding="utf-8",
+    )
+    async with Client(build_server(CatDoc(root)), mode=request.param) as connected:
+        yield connected
+
+
+def ids(items: list[dict[str, Any]]) -> list[str]:
+    return [item["id"] for item in items]
+
+
+Check = Callable[[dict[str, Any]], object]
+SUCCESS: list[tuple[str, dict[str, Any], Check]] = [
+    (
+        "catdoc_list_categories",
+        {},
+        lambda d: ids(d["categories"]) == ["requirements", "design"] and d["total"] == 2,
+    ),
+    (
+        "catdoc_list_categories",
+        {"includeMembers": True},
+        lambda d: ids(d["categories"][0]["objects"]) == ["req-login", "req-session"],
+    ),
+    (
+        "catdoc_show_category",
+        {"categoryId": "reqs"},
+        lambda d: (
+            d["id"] == "requirements"
+            and ids(d["morphisms"]) == ["login-needs-session"]
+            and d["functorsOut"] == ["realize", "realize-v2"]
+        ),
+    ),
+    (
+        "catdoc_list_objects",
+        {"domain": "requirements", "tags": ["security"]},
+        lambda d: ids(d["items"]) == ["req-login"] and d["total"] == 1,
+    ),
+    (
+        "catdoc_list_objects",
+        {"category": "design", "limit": 1, "offset": 1},
+        lambda d: ids(d["items"]) == ["des-session-store"] and d["total"] == 2,
+    ),
+    (
+        "catdoc_show_object",
+        {"objectId": "req-login", "maxChars": 100},
+        lambda d: (
+            len(d["content"]) == 100
+            and d["truncated"] is True
+            and d["contentLength"] > LONG_WORDS
+            and ids(d["outgoing"]) == ["login-needs-session"]
+            and d["images"] == {"realize": "des-login-form", "realize-v2": "des-login-form"}
+        ),
+    ),
+    (
+        "catdoc_show_object",
+        {"objectId": "req-session"},
+        lambda d: (
+            d["content"].startswith("A session ends")
+            and d["truncated"] is False
+            and ids(d["incoming"]) == ["login-needs-session"]
+        ),
+    ),
+    (
+        "catdoc_list_morphisms",
+        {"categoryId": "requirements", "source": "req-login"},
+        lambda d: ids(d["items"]) == ["login-needs-session"],
+    ),
+    ("catdoc_list_morphisms", {"name": "uses"}, lambda d: ids(d["items"]) == ["form-uses-store"]),
+    (
+        "catdoc_show_morphism",
+        {"morphismId": "form-uses-store"},
+        lambda d: d["source"] == "des-login-form" and d["targetTitle"] == "Session store",
+    ),
+    (
+        "catdoc_validate",
+        {},
+        lambda d: (
+            d["isValid"] is True
+            and d["summary"]["categoriesChecked"] == 2
+            and d["summary"]["functorsChecked"] == 2
+            and d["summary"]["naturalTransformationsChecked"] == 1
+        ),
+    ),
+    (
+        "catdoc_validate",
+        {"categoryId": "design"},
+        lambda d: d["isValid"] is True and d["summary"]["categoriesChecked"] == 1,
+    ),
+    ("catdoc_validate_category", {"categoryId": "requirements"}, lambda d: d["isValid"] is True),
+    ("catdoc_validate_functor", {"functorId": "realize"}, lambda d: d["isValid"] is True),
+    (
+        "catdoc_validate_natural_transformation",
+        {"id": "upgrade"},
+        lambda d: d["isValid"] is True and d["summary"]["naturalTransformationsChecked"] == 1,
+    ),
+    (
+        "catdoc_trace",
+        {"sourceId": "req-login", "targetId": "des-session-store"},
+        lambda d: (
+            d["found"] is True
+            and [p["length"] for p in d["paths"]] == sorted(p["length"] for p in d["paths"])
+            and d["paths"][0]["nodes"][0] == "req-login"
+            and d["paths"][0]["nodes"][-1] == "des-session-store"
+        ),
+    ),
+    (
+        "catdoc_trace",
+        {"sourceId": "des-session-store", "targetId": "req-login"},
+        lambda d: d["found"] is False and d["paths"] == [],
+    ),
+    (
+        "catdoc_search",
+        {"query": "password", "mode": "text", "domain": "requirements"},
+        lambda d: ids(d["results"])[:1] == ["req-login"] and d["results"][0]["score"] > 0,
+    ),
+    (
+        "catdoc_search",
+        {"query": "session", "filters": {"category": "design"}, "limit": 5},
+        lambda d: set(ids(d["results"])) <= {"des-login-form", "des-session-store"},
+    ),
+    (
+        "catdoc_list_functors",
+        {},
+        lambda d: (
+            ids(d["functors"]) == ["realize", "realize-v2"]
+            and d["functors"][0]["sourceCategory"] == "requirements"
+        ),
+    ),
+    (
+        "catdoc_show_functor",
+        {"functorId": "realize"},
+        lambda d: (
+            {e["key"]: e["value"] for e in d["objectMapping"]}["req-login"] == "des-login-form"
+            and d["identityPreservation"] == "holds"
+        ),
+    ),
+    (
+        "catdoc_list_natural_transformations",
+        {},
+        lambda d: ids(d["naturalTransformations"]) == ["upgrade"],
+    ),
+    (
+        "catdoc_show_natural_transformation",
+        {"id": "upgrade"},
+        lambda d: (
+            d["sourceFunctor"] == "realize"
+            and [c["key"] for c in d["components"]] == ["req-login", "req-session"]
+        ),
+    ),
+    (
+        "catdoc_get_graph",
+        {},
+        lambda d: (
+            {"req-login", "des-session-store"} <= set(ids(d["nodes"]))
+            and all({"id", "label", "type", "metadata"} <= set(n) for n in d["nodes"])
+            and all({"id", "source", "target", "label"} <= set(e) for e in d["edges"])
+            and d["truncated"] is False
+        ),
+    ),
+    (
+        "catdoc_get_graph",
+        {"categoryId": "design", "limit": 1},
+        lambda d: len(d["nodes"]) == 1 and d["truncated"] is True and d["totalNodes"] == 2,
+    ),
+    (
+        "catdoc_import_document",
+        {"filePath": "docs/new.md", "category": "requirements"},
+        lambda d: d["created"] == 1 and d["items"][0]["objectId"] == "req-new",
+    ),
+    ("catdoc_init", {"directory": "sub"}, lambda d: ".catdoc/category.yaml" in d["created"]),
+]
+
+NOT_FOUND: list[tuple[str, dict[str, Any], str]] = [
+    ("catdoc_show_category", {"categoryId": "requirement"}, "Category not found"),
+    ("catdoc_list_objects", {"category": "desing"}, "Category not found"),
+    ("catdoc_show_object", {"objectId": "req-logn"}, "Object not found"),
+    ("catdoc_import_document", {"filePath": "docs/missing.md"}, "File not found"),
+    ("catdoc_list_morphisms", {"categoryId": "nope"}, "Category not found"),
+    ("catdoc_show_morphism", {"morphismId": "form-uses"}, "Morphism not found"),
+    ("catdoc_validate", {"categoryId": "desgin"}, "Category not found"),
+    ("catdoc_validate_category", {"categoryId": "desgin"}, "Category not found"),
+    ("catdoc_validate_functor", {"functorId": "realise"}, "Functor not found"),
+    ("catdoc_validate_natural_transformation", {"id": "upgrad"}, "transformation not found"),
+    ("catdoc_trace", {"sourceId": "req-logn", "targetId": "req-login"}, "Object not found"),
+    ("catdoc_search", {"query": "x", "filters": {"category": "desgin"}}, "not found"),
+    ("catdoc_show_functor", {"functorId": "realise"}, "Functor not found"),
+    ("catdoc_show_natural_transformation", {"id": "upgrad"}, "transformation not found"),
+    ("catdoc_get_graph", {"categoryId": "desgin"}, "Category not found"),
+]
+
+BAD_ARGUMENTS: list[tuple[str, dict[str, Any]]] = [
+    ("catdoc_init", {"force": "very"}),
+    ("catdoc_list_categories", {"includeMembers": "lots"}),
+    ("catdoc_show_category", {}),
+    ("catdoc_list_objects", {"limit": 201}),
+    ("catdoc_list_objects", {"offset": -1}),
+    ("catdoc_show_object", {"objectId": "req-login", "maxChars": 0}),
+    ("catdoc_import_document", {}),
+    ("catdoc_list_morphisms", {"limit": 0}),
+    ("catdoc_show_morphism", {"morphismId": ""}),
+    ("catdoc_validate", {"categoryId": 3.5}),
+    ("catdoc_validate_category", {}),
+    ("catdoc_validate_functor", {"functorId": ["a"]}),
+    ("catdoc_validate_natural_transformation", {}),
+    ("catdoc_trace", {"sourceId": "req-login", "targetId": "req-session", "maxDepth": 51}),
+    ("catdoc_search", {"query": "x", "mode": "fuzzy"}),
+    ("catdoc_search", {"query": "x", "filters": {"colour": "red"}}),
+    ("catdoc_search", {"query": "x", "filters": {"period": "last_week", "since": "2026-01-01"}}),
+    ("catdoc_list_functors", {"verbose": True}),
+    ("catdoc_show_functor", {}),
+    ("catdoc_list_natural_transformations", {"limit": 3}),
+    ("catdoc_show_natural_transformation", {"id": None}),
+    ("catdoc_get_graph", {"limit": 5001}),
+]
+
+
+async def test_lists_every_tool_with_schemas_and_annotations(client: Client) -> None:
+    tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    assert set(tools) == TOOLS
+    for name, tool in tools.items():
+        assert "use" in tool.description.lower() and "catdoc_" in tool.description, name
+        assert tool.output_schema and tool.output_schema.get("type") == "object", name
+        assert tool.input_schema["type"] == "object"
+        for arg, schema in tool.input_schema.get("properties", {}).items():
+            assert schema.get("description"), f"{name}.{arg} has no description"
+        notes = tool.annotations
+        assert notes is not None and notes.open_world_hint is False
+        assert notes.read_only_hint is (name not in WRITERS), name
+        assert notes.destructive_hint is (name in WRITERS), name
+    limit = tools["catdoc_list_objects"].input_schema["properties"]["limit"]
+    assert (limit["minimum"], limit["maximum"], limit["default"]) == (1, 200, 50)
+
+
+async def test_server_info_explains_catdoc(client: Client) -> None:
+    assert client.server_info is not None and client.server_info.name == "catdoc"
+    assert client.instructions and "catdoc_list_categories" in client.instructions
+
+
+@pytest.mark.parametrize(("tool", "args", "check"), SUCCESS, ids=[c[0] for c in SUCCESS])
+async def test_tool_succeeds(client: Client, tool: str, args: dict[str, Any], check: Check) -> None:
+    data = data_of(await client.call_tool(tool, args))
+    assert check(data), data
+
+
+@pytest.mark.parametrize(("tool", "args", "message"), NOT_FOUND, ids=[c[0] for c in NOT_FOUND])
+async def test_tool_reports_not_found(
+    client: Client, tool: str, args: dict[str, Any], message: str
+) -> None:
+    error = error_of(await client.call_tool(tool, args))
+    assert error["code"] == "NOT_FOUND"
+    assert message.lower() in error["message"].lower()
+
+
+async def test_not_found_suggests_close_ids(client: Client) -> None:
+    error = error_of(await client.call_tool("catdoc_show_category", {"categoryId": "desgin"}))
+    assert error["message"].startswith("Category not found")
+    assert "design" in error["didYouMean"]
+    error = error_of(await client.call_tool("catdoc_show_object", {"objectId": "req-logn"}))
+    assert error["didYouMean"][0] == "req-login"
+
+
+@pytest.mark.parametrize(("tool", "args"), BAD_ARGUMENTS, ids=[c[0] for c in BAD_ARGUMENTS])
+async def test_tool_rejects_bad_arguments(client: Client, tool: str, args: dict[str, Any]) -> None:
+    error = error_of(await client.call_tool(tool, args))
+    assert error["code"] == "VALIDATION_ERROR", error
+    assert error["message"] and error["hint"]
+
+
+def test_every_tool_has_all_three_kinds_of_case() -> None:
+    assert {c[0] for c in SUCCESS} == TOOLS
+    assert {c[0] for c in BAD_ARGUMENTS} == TOOLS
+    without_ids = {
+        "catdoc_init",
+        "catdoc_list_categories",
+        "catdoc_list_functors",
+        "catdoc_list_natural_transformations",
+    }
+    assert {c[0] for c in NOT_FOUND} == TOOLS - without_ids
+
+
+async def test_init_refuses_existing_project_unless_forced(client: Client) -> None:
+    error = error_of(await client.call_tool("catdoc_init", {}))
+    assert error["code"] == "ALREADY_EXISTS"
+    data = data_of(await client.call_tool("catdoc_init", {"directory": ".", "force": True}))
+    assert data["overwritten"] is True
+    categories = data_of(await client.call_tool("catdoc_list_categories", {}))
+    assert "requirements" in ids(categories["categories"])
+
+
+async def test_resources_serve_graph_and_documents(client: Client) -> None:
+    listed = await client.list_resources()
+    assert [str(res.uri) for res in listed.resources] == ["catdoc://graph"]
+    templates = await client.list_resource_templates()
+    assert [t.uri_template for t in templates.resource_templates] == ["catdoc://objects/{id}"]
+    graph = await client.read_resource("catdoc://graph")
+    assert '"req-login"' in graph.contents[0].text  # type: ignore[union-attr]
+    doc = await client.read_resource("catdoc://objects/req-login")
+    text = doc.contents[0].text  # type: ignore[union-attr]
+    assert text.startswith("# Users log in") and len(text) > LONG_WORDS * 5

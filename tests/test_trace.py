@@ -1,0 +1,165 @@
+"""Tracing: k shortest paths, labelled hops, deterministic order, bounded on dense graphs."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
+from catdoc.graph import build_trace_graph, trace_paths
+from catdoc.model import Category, Config, DocObject, Functor, Morphism
+from catdoc.project import Project
+from catdoc.service import CatDoc
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "traceability"
+
+
+def _project(categories: list[Category], functors: list[Functor] | None = None) -> Project:
+    return Project(root=Path("."), config=Config(), categories=categories, functors=functors or [])
+
+
+def _chain_with_parallel() -> Project:
+    """a → b (two parallel morphisms) → c, plus a direct a → c, and a loop c → a."""
+    cat = Category(
+        id="c",
+        objects=[DocObject(id=x) for x in "abc"],
+        morphisms=[
+            Morphism(id="ab1", name="uses", source="a", target="b"),
+            Morphism(id="ab2", name="refines", source="a", target="b"),
+            Morphism(id="bc", name="uses", source="b", target="c"),
+            Morphism(id="ac", name="depends-on", source="a", target="c"),
+            Morphism(id="ca", name="back", source="c", target="a"),
+            Morphism(id="id-b", source="b", target="b", metadata={"isIdentity": True}),
+        ],
+    )
+    return _project([cat])
+
+
+def _trace(project: Project, source: str, target: str, **kw: object):
+    args = {"max_depth": 8, "limit": 10, "via_functors": True, **kw}
+    return trace_paths(project, source, target, **args)  # type: ignore[arg-type]
+
+
+def test_shortest_first_with_parallel_morphisms_expanded() -> None:
+    result = _trace(_chain_with_parallel(), "a", "c")
+    assert result.found and not result.truncated
+    assert [[h.id for h in p.hops] for p in result.paths] == [["ac"], ["ab1", "bc"], ["ab2", "bc"]]
+    assert [p.length for p in result.paths] == [1, 2, 2]
+    assert result.paths[1].nodes == ["a", "b", "c"]
+    hop = result.paths[1].hops[0]
+    assert (hop.kind, hop.label, hop.source, hop.target) == ("morphism", "uses", "a", "b")
+
+
+def test_limit_truncates_and_says_so() -> None:
+    result = _trace(_chain_with_parallel(), "a", "c", limit=2)
+    assert len(result.paths) == 2 and result.truncated
+
+
+def test_max_depth_bounds_path_length() -> None:
+    result = _trace(_chain_with_parallel(), "a", "c", max_depth=1)
+    assert [p.length for p in result.paths] == [1] and not result.truncated
+
+
+def test_no_path_is_found_false_with_empty_list() -> None:
+    result = _trace(_chain_with_parallel(), "c", "b", max_depth=1)
+    assert not result.found and result.paths == [] and not result.truncated
+    data = result.model_dump(by_alias=True)
+    assert data["found"] is False and data["paths"] == []
+
+
+def test_same_object_is_the_identity_path() -> None:
+    result = _trace(_chain_with_parallel(), "b", "b")
+    assert result.found and result.paths[0].length == 0 and result.paths[0].nodes == ["b"]
+
+
+def test_order_is_deterministic() -> None:
+    project = _chain_with_parallel()
+    first = _trace(project, "a", "c").model_dump()
+    for _ in range(3):
+        assert _trace(_chain_with_parallel(), "a", "c").model_dump() == first
+
+
+def test_functor_hops_are_labelled_and_optional() -> None:
+    left = Category(
+        id="L",
+        objects=[DocObject(id="r1"), DocObject(id="r2")],
+        morphisms=[Morphism(id="m", name="needs", source="r1", target="r2")],
+    )
+    right = Category(id="R", objects=[DocObject(id="s1"), DocObject(id="s2")])
+    fun = Functor(
+        id="F",
+        name="L → R",
+        source_category="L",
+        target_category="R",
+        object_mapping={"r1": "s1", "r2": "s2"},
+    )
+    project = _project([left, right], [fun])
+    result = _trace(project, "r1", "s2")
+    assert [(h.kind, h.id, h.label) for h in result.paths[0].hops] == [
+        ("morphism", "m", "needs"),
+        ("functor", "F", "L → R"),
+    ]
+    assert not _trace(project, "r1", "s2", via_functors=False).found
+
+
+def _complete(n: int) -> Project:
+    ids = [f"o{i}" for i in range(n)]
+    morphisms = [
+        Morphism(id=f"m{i}-{j}", source=a, target=b)
+        for i, a in enumerate(ids)
+        for j, b in enumerate(ids)
+        if i != j
+    ]
+    return _project([Category(id="k", objects=[DocObject(id=x) for x in ids], morphisms=morphisms)])
+
+
+def test_dense_complete_graph_returns_fast() -> None:
+    project = _complete(300)
+    graph = build_trace_graph(project)
+    started = time.perf_counter()
+    result = trace_paths(
+        project, "o0", "o299", max_depth=50, limit=200, via_functors=True, graph=graph
+    )
+    elapsed = time.perf_counter() - started
+    assert len(result.paths) == 200 and result.truncated
+    assert [p.length for p in result.paths[:2]] == [1, 2]
+    assert elapsed < 5, f"trace took {elapsed:.2f}s on K300"
+
+
+def test_cycles_terminate_and_paths_are_simple() -> None:
+    n = 60
+    ids = [f"c{i}" for i in range(n)]
+    morphisms = [Morphism(id=f"next{i}", source=ids[i], target=ids[(i + 1) % n]) for i in range(n)]
+    morphisms += [Morphism(id=f"skip{i}", source=ids[i], target=ids[(i + 2) % n]) for i in range(n)]
+    project = _project(
+        [Category(id="ring", objects=[DocObject(id=x) for x in ids], morphisms=morphisms)]
+    )
+    started = time.perf_counter()
+    result = _trace(project, "c0", "c59", max_depth=50, limit=200)
+    assert time.perf_counter() - started < 5
+    assert result.found and len(result.paths) == 200
+    lengths = [p.length for p in result.paths]
+    assert lengths == sorted(lengths)
+    assert all(len(set(p.nodes)) == len(p.nodes) for p in result.paths)
+
+
+def test_service_validates_arguments_and_ids() -> None:
+    doc = CatDoc(EXAMPLE)
+    with pytest.raises(CatDocError) as caught:
+        doc.trace("req-chekout", "test-checkout-e2e")
+    assert caught.value.code == NOT_FOUND and "req-checkout" in caught.value.suggestions
+    for kwargs in ({"max_depth": 0}, {"limit": 0}, {"limit": 201}):
+        with pytest.raises(CatDocError) as caught:
+            doc.trace("req-checkout", "test-checkout-e2e", **kwargs)  # type: ignore[arg-type]
+        assert caught.value.code == VALIDATION_ERROR
+
+
+def test_example_traces_requirement_to_test() -> None:
+    doc = CatDoc(EXAMPLE)
+    result = doc.trace("req-checkout", "test-checkout-e2e", limit=3)
+    assert result.found and result.truncated
+    first = result.paths[0]
+    assert [h.id for h in first.hops] == ["specify", "architect", "implement", "end-to-end"]
+    assert not doc.trace("req-checkout", "test-checkout-e2e", via_functors=False).found
