@@ -49,6 +49,9 @@ NEW_CATEGORY_FILE = f"{CATDOC_DIR}/{MODEL_FILE}"
 ROOT_CATEGORY = "documents"
 """Category of files that sit directly in the project root when grouping by folder."""
 
+SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages"})
+"""Folders a directory import never enters (besides hidden ones): installed code, not docs."""
+
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _NON_ID = re.compile(r"[\W_]+")
 _FIELD_ORDER = (
@@ -253,9 +256,14 @@ def _walk(
     found: dict[str, Path],
     skipped: dict[str, r.ImportItem],
 ) -> None:
-    """Document files under a directory (hidden files and folders are left out)."""
+    """Document files under a directory (hidden files and folders, and installed packages such
+    as node_modules, are left out)."""
     for current, dirnames, filenames in os.walk(directory):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")) if recursive else []
+        dirnames[:] = (
+            sorted(d for d in dirnames if not d.startswith(".") and d not in SKIPPED_FOLDERS)
+            if recursive
+            else []
+        )
         for name in sorted(filenames):
             if name.startswith("."):
                 continue

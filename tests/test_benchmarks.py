@@ -88,6 +88,7 @@ def test_runner_measures_every_workload(project: Path) -> None:
     names = [row.workload for row in rows]
     assert names == [
         "validate (process)",
+        "validate CPU (process)",
         "validate peak RSS",
         "trace (cold)",
         "trace (warm)",

@@ -264,6 +264,7 @@ def test_paths_outside_the_project_are_refused(project: CatDoc, tmp_path: Path) 
         with pytest.raises(CatDocError) as info:
             project.import_documents([path])
         assert info.value.code == PATH_OUTSIDE_PROJECT
+    assert (tmp_path / MODEL).read_text() == before
     (tmp_path / "docs/escape.md").symlink_to(outside)
     with pytest.raises(CatDocError) as info:
         project.import_documents(["docs/escape.md"])

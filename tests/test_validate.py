@@ -689,3 +689,40 @@ def test_thin_cycle_forces_identity_images(tmp_path: Path) -> None:
     report = run(tmp_path, model)
     assert [f.code for f in report.errors] == [Code.FUN_EQUATION_FAILS]
     assert "thinness of 'c'" in report.errors[0].message
+
+
+def test_symlinks_leaving_the_project_are_outside(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "secret.md").write_text("x")
+    root = tmp_path / "project"
+    model = lawful()
+    objects = cat(model, "c")["objects"]
+    objects[0]["path"] = "docs/inside.md"
+    objects[1]["path"] = "docs/link.md"
+    objects[2]["path"] = "docs/ext/secret.md"
+    project = write(root, model)
+    (root / "docs" / "inside.md").symlink_to(root / "docs" / "a.md")
+    (root / "docs" / "link.md").symlink_to(outside / "secret.md")
+    (root / "docs" / "ext").symlink_to(outside, target_is_directory=True)
+    report = validate_project(project)
+    outside_ids = {f.ids[0] for f in report.errors if f.code == Code.OBJ_PATH_OUTSIDE_PROJECT}
+    assert outside_ids == {"b", "cc"}
+    assert Code.OBJ_FILE_MISSING not in codes(report)
+
+
+def test_composite_lint_stops_at_its_work_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import catdoc.validate as validate_module
+
+    monkeypatch.setattr(validate_module, "CLOSURE_WORK_BUDGET", 2)
+    model = lawful()
+    chain = cat(model, "d")
+    chain["objects"] += [{"id": f"n{i}"} for i in range(6)]
+    chain["morphisms"] += [
+        {"id": f"step{i}", "source": f"n{i}", "target": f"n{i + 1}"} for i in range(5)
+    ]
+    report = run(tmp_path, model, {"validation": {"maxCompositionWarnings": 0}})
+    (more,) = [i for i in report.infos if i.code == Code.CAT_COMPOSITE_MISSING_MORE]
+    assert "at least" in more.message

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -54,7 +53,7 @@ def report_error(error: CatDocError, *, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(error.to_dict(), ensure_ascii=False, indent=2), err=True)
         return
-    lines = [click.style("Error: ", fg="red", bold=True) + error.message]
+    lines = [typer.style("Error: ", fg="red", bold=True) + error.message]
     if error.suggestions:
         lines.append(f"Did you mean: {', '.join(error.suggestions)}?")
     if error.hint:
@@ -65,7 +64,7 @@ def report_error(error: CatDocError, *, as_json: bool) -> None:
 class CatDocGroup(TyperGroup):
     """Turns every CatDocError raised below it into a clear message and an exit code."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
         except CatDocError as error:
@@ -107,7 +106,7 @@ app.add_typer(show_app, name="show")
 
 @dataclass
 class State:
-    """Global options, kept on the click context for the commands."""
+    """Global options, kept on the command context for the commands."""
 
     project: Path | None = None
     _service: CatDoc | None = None
@@ -162,11 +161,11 @@ def main_options(
     ctx.obj = State(project=project)
 
 
-def state(ctx: click.Context) -> State:
+def state(ctx: typer.Context) -> State:
     return ctx.ensure_object(State)
 
 
-def service(ctx: click.Context) -> CatDoc:
+def service(ctx: typer.Context) -> CatDoc:
     return state(ctx).service()
 
 
@@ -176,7 +175,7 @@ class OutputFormat(enum.StrEnum):
     json = "json"
 
 
-def remember_format(ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
+def remember_format(ctx: typer.Context, _param: typer.CallbackParam, value: Any) -> Any:
     """Option callback: errors are printed as JSON when the output is JSON."""
     ctx.meta[_JSON_ERRORS] = str(value) == "json"
     return value

@@ -100,7 +100,7 @@ def import_(
     catdoc import notes/meeting.md --category meetings --domain planning
     catdoc import docs --no-recursive --format json
     """
-    base = state(ctx).start
+    base = state(ctx).start.absolute()
     absolute = [str(p if Path(p).is_absolute() else base / p) for p in paths]
     result = service(ctx).import_documents(
         absolute,

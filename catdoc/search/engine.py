@@ -6,6 +6,9 @@ hash of its fields and text changed; objects gone from the model are dropped. In
 face the file check (one `stat` per document) runs again only after enough time has passed that
 it costs at most 1/`SWEEP_COST_SHARE` of the wall time, so large projects see document edits
 within about a second while model edits (`.catdoc/*.yaml`) are seen at once.
+
+A fresh process (the CLI) does not even load the model when the index was built from model files
+with the same fingerprint and no document file changed since: the index remembers both.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from catdoc import results as r
 from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
-from catdoc.project import cache_dir
+from catdoc.project import cache_dir, stamp
 from catdoc.search import ranking, semantic
 from catdoc.search.filters import Condition, build_condition
 from catdoc.search.index import ChunkRecord, DocRecord, Known, SearchIndex
@@ -40,7 +43,10 @@ T = TypeVar("T")
 INDEX_FILE = "search.sqlite3"
 SWEEP_COST_SHARE = 50
 CANDIDATES = 300
-"""How many rows each signal contributes before re-ranking (more only when paging deeper)."""
+"""How many rows each signal contributes before re-ranking (more only when paging deeper).
+Documents holding every query word come first: only when fewer than this many do are documents
+matching some of the words considered (coordination, as classic search engines do)."""
+MODEL_STAMP = "model_stamp"
 MODES = ("text", "hybrid", "vector")
 SCOPES = ("documents", "chunks")
 MAX_LIMIT = 200
@@ -66,6 +72,14 @@ class _Entry:
     fields_hash: str
 
 
+@dataclass(frozen=True)
+class _Facts:
+    row: dict[str, Any]
+    title_terms: frozenset[str]
+    concept_terms: frozenset[str]
+    concepts: tuple[tuple[str, frozenset[str]], ...]
+
+
 class SearchEngine:
     """Thread-safe: every use of the SQLite connection happens under one lock."""
 
@@ -78,6 +92,7 @@ class SearchEngine:
         self._known: dict[str, Known] = {}
         self._next_sweep = 0.0
         self._vectors: dict[str, semantic.Matrix] = {}
+        self._cache: dict[str, dict[int, _Facts]] = {}
         self.last_sync = SyncStats()
         self.total_indexed = 0
 
@@ -117,7 +132,7 @@ class SearchEngine:
 
     def _rebuild(self) -> None:
         self.index.reset()
-        self._known, self._project, self._vectors = {}, None, {}
+        self._known, self._project, self._vectors, self._cache = {}, None, {}, {}
 
     # ------------------------------------------------------------------ synchronisation
     def sync(self, project: Project, *, force: bool = False) -> SyncStats:
@@ -132,28 +147,37 @@ class SearchEngine:
         elif not force and time.monotonic() < self._next_sweep:
             return self.last_sync
         started = time.perf_counter()
-        root = str(self.root)
+        sigs = _signatures(str(self.root), [e.obj.path for e in self._entries if e.obj.path])
         current: set[str] = set()
         changed: list[tuple[_Entry, str, float | None, Known | None]] = []
         for entry in self._entries:
             current.add(entry.obj.id)
-            sig, mtime = _signature(root, entry.obj)
+            sig, mtime = sigs[entry.obj.path] if entry.obj.path else ("", None)
             known = self._known.get(entry.obj.id)
             if known is None or known.fields_hash != entry.fields_hash or known.file_sig != sig:
                 changed.append((entry, sig, mtime, known))
         removed = [k.rowid for ident, k in self._known.items() if ident not in current]
         records: list[DocRecord] = []
         touched: list[tuple[str, str | None, int]] = []
+        refreshed: dict[str, Known] = {}
         for entry, sig, mtime, known in changed:
             record = self._record(entry, sig, mtime)
             if known is not None and known.content_hash == record.content_hash:
                 touched.append((sig, record.date, known.rowid))
+                refreshed[entry.obj.id] = known._replace(file_sig=sig)
             else:
                 records.append(record)
         if records or removed or touched:
             index.write(records, remove=removed, touch=touched)
-            self._known = index.known()
-            self._vectors = {}
+            gone = {ident for ident, k in self._known.items() if ident not in current}
+            for ident in gone:
+                del self._known[ident]
+            self._known.update(refreshed)
+            self._known.update(index.known([r.id for r in records]))
+            self._vectors, self._cache = {}, {}
+        model_stamp = json.dumps(project.fingerprint)
+        if index.get_meta(MODEL_STAMP) != model_stamp:
+            index.set_meta(MODEL_STAMP, model_stamp)
         elapsed = time.perf_counter() - started
         self._next_sweep = time.monotonic() + elapsed * SWEEP_COST_SHARE
         self.total_indexed += len(records)
@@ -167,6 +191,26 @@ class SearchEngine:
         )
         index.rebuilt = False
         return self.last_sync
+
+    def _refresh(self, service: CatDoc) -> None:
+        """Sync before a query. A process that has not loaded the model skips loading it while
+        the model files' fingerprint is the one the index was built from and no document file
+        changed (the file check is throttled like the sweep of `_sync`)."""
+        fresh = self._project is None and self.index.get_meta(MODEL_STAMP) == json.dumps(
+            stamp(self.root)
+        )
+        if fresh and (time.monotonic() < self._next_sweep or self._files_unchanged()):
+            return
+        self._sync(service.project(), force=False)
+
+    def _files_unchanged(self) -> bool:
+        started = time.perf_counter()
+        paths = [k.path for k in self._known.values() if k.path]
+        sigs = _signatures(str(self.root), paths)
+        if any(sigs[k.path][0] != k.file_sig for k in self._known.values() if k.path):
+            return False
+        self._next_sweep = time.monotonic() + (time.perf_counter() - started) * SWEEP_COST_SHARE
+        return True
 
     def _record(self, entry: _Entry, sig: str, mtime: float | None) -> DocRecord:
         from catdoc.documents import (
@@ -242,10 +286,9 @@ class SearchEngine:
             )
         if mode == "hybrid" and not use_vector:
             notes.append(semantic.UNAVAILABLE_NOTE)
-        project = service.project()
 
         def run() -> r.SearchResponse:
-            self._sync(project, force=False)
+            self._refresh(service)
             return self._rank(
                 query, mode, scope, cond, limit, offset, debug=debug, use_vector=use_vector
             )
@@ -283,44 +326,54 @@ class SearchEngine:
         original = parsed.fts()
         expanded = any_of([fts_string(tokens(s)) for s in synonyms if tokens(s)])
         wanted = max(CANDIDATES, offset + limit)
-        bm25 = dict(index.match(scope, original, cond, wanted)) if "bm25" in weights else {}
+        bm25: dict[int, float] = {}
+        if "bm25" in weights:
+            every = parsed.fts_all()
+            if every:
+                bm25 = dict(index.match(scope, every, cond, wanted))
+            if len(bm25) < wanted:
+                bm25 = dict(index.match(scope, original, cond, wanted))
         wordnet = dict(index.match(scope, expanded, cond, wanted)) if expanded else {}
         vector = self._similar(scope, query, cond, wanted) if use_vector else {}
         candidates = set(bm25) | set(wordnet) | set(vector)
-        rows = index.doc_rows(candidates) if scope == "documents" else index.chunk_rows(candidates)
-        query_terms = {t for terms in index.stem(list(parsed.words)) for t in terms}
-        synonym_terms = {t for terms in index.stem(synonyms) for t in terms}
+        facts = self._facts(scope, candidates)
+        query_terms = frozenset(t for terms in index.stem(list(parsed.words)) for t in terms)
+        hit_terms = query_terms | {t for terms in index.stem(synonyms) for t in terms}
         bm25_scaled, wordnet_scaled = ranking.scale_by_max(bm25), ranking.scale_by_max(wordnet)
-        scored: list[tuple[float, str, int, dict[str, float], dict[str, float], list[str]]] = []
-        for rowid, row in rows.items():
-            concepts: dict[str, list[str]] = json.loads(row["concepts"])
-            title_terms = row["title_terms"].split()
-            if scope == "chunks":
-                title_terms += row["heading_terms"].split()
-            concept_terms = [t for terms in concepts.values() for t in terms]
-            signals = {
-                "bm25": bm25_scaled.get(rowid, 0.0),
-                "wordnet": wordnet_scaled.get(rowid, 0.0),
+        w = {name: weights.get(name, 0.0) for name in ranking.DOCUMENT_WEIGHTS}
+        share = 1.0 / len(query_terms) if query_terms else 0.0
+
+        def signals_of(rowid: int) -> dict[str, float]:
+            fact = facts[rowid]
+            return {
                 "vector": max(0.0, vector.get(rowid, 0.0)),
-                "title": ranking.coverage(query_terms, title_terms),
-                "concept": ranking.coverage(query_terms, concept_terms),
+                "bm25": bm25_scaled.get(rowid, 0.0),
+                "title": len(query_terms & fact.title_terms) * share,
+                "concept": len(query_terms & fact.concept_terms) * share,
+                "wordnet": wordnet_scaled.get(rowid, 0.0),
             }
-            contributions = ranking.combine(signals, weights)
-            hit_terms = query_terms | synonym_terms
-            matched = [c for c, terms in concepts.items() if hit_terms.intersection(terms)]
-            score = sum(contributions.values())
-            scored.append((score, row["id"], rowid, signals, contributions, matched))
-        scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+
+        scored = []
+        for rowid in candidates:
+            fact = facts[rowid]
+            score = (
+                w["bm25"] * bm25_scaled.get(rowid, 0.0)
+                + w["wordnet"] * wordnet_scaled.get(rowid, 0.0)
+                + w["vector"] * max(0.0, vector.get(rowid, 0.0))
+                + w["title"] * len(query_terms & fact.title_terms) * share
+                + w["concept"] * len(query_terms & fact.concept_terms) * share
+            )
+            scored.append((-score, fact.row["id"], rowid))
+        scored.sort()
         response.total = len(scored)
+        either = any_of([e for e in (original, expanded) if e])
         if len(bm25) == wanted or len(wordnet) == wanted:
-            either = any_of([e for e in (original, expanded) if e])
             response.total = max(response.total, index.count(scope, either, cond))
         page = scored[offset : offset + limit]
-        marks = index.snippets(
-            scope, any_of([e for e in (original, expanded) if e]), [s[2] for s in page]
-        )
-        for score, _ident, rowid, signals, contributions, matched in page:
-            row = rows[rowid]
+        marks = index.snippets(scope, either, [rowid for _, _, rowid in page])
+        for negative, _ident, rowid in page:
+            fact = facts[rowid]
+            row = fact.row
             snippet, marked = marks.get(rowid, ("", []))
             hit = r.SearchHit(
                 id=row["id"],
@@ -328,17 +381,41 @@ class SearchEngine:
                 category=row["category"],
                 path=row["path"],
                 url=row["url"],
-                score=round(score, 6),
+                score=round(-negative, 6),
                 snippet=snippet,
                 matched_terms=marked,
-                matched_concepts=matched,
-                signals=_debug_signals(signals, contributions) if debug else None,
+                matched_concepts=[c for c, terms in fact.concepts if hit_terms & terms],
             )
+            if debug:
+                signals = signals_of(rowid)
+                hit.signals = _debug_signals(signals, ranking.combine(signals, weights))
             if scope == "chunks":
                 hit.heading_path = json.loads(row["heading"])
                 hit.start_line, hit.end_line = row["start_line"], row["end_line"]
             response.results.append(hit)
         return response
+
+    def _facts(self, scope: str, rowids: set[int]) -> dict[int, _Facts]:
+        """What ranking needs of each candidate, parsed once and kept until the next write."""
+        cache = self._cache.setdefault(scope, {})
+        missing = [rowid for rowid in rowids if rowid not in cache]
+        if missing:
+            index = self.index
+            rows = index.doc_rows(missing) if scope == "documents" else index.chunk_rows(missing)
+            for rowid, row in rows.items():
+                concepts = tuple(
+                    (name, frozenset(terms)) for name, terms in json.loads(row["concepts"]).items()
+                )
+                title = row["title_terms"].split()
+                if scope == "chunks":
+                    title += row["heading_terms"].split()
+                cache[rowid] = _Facts(
+                    row=row,
+                    title_terms=frozenset(title),
+                    concept_terms=frozenset().union(*(terms for _, terms in concepts)),
+                    concepts=concepts,
+                )
+        return {rowid: cache[rowid] for rowid in rowids if rowid in cache}
 
     def _similar(self, scope: str, query: str, cond: Condition, wanted: int) -> dict[int, float]:
         """rowid → cosine similarity of the best `wanted` rows passing the filters."""
@@ -356,7 +433,7 @@ def _check_arguments(query: str, mode: str, scope: str, limit: int, offset: int)
         raise CatDocError(
             VALIDATION_ERROR,
             "The search query is empty.",
-            "Give some words to search for, e.g. `catdoc search \"login timeout\"`; filters "
+            'Give some words to search for, e.g. `catdoc search "login timeout"`; filters '
             "narrow a query, they do not replace it (use `catdoc list objects` to browse).",
         )
     if mode not in MODES:
@@ -390,15 +467,38 @@ def _debug_signals(signals: dict[str, float], contributions: dict[str, float]) -
     return out
 
 
-def _signature(root: str, obj: DocObject) -> tuple[str, float | None]:
-    """A cheap fingerprint of an object's file: modification time and size."""
-    if not obj.path:
-        return "", None
+def _signatures(root: str, paths: list[str]) -> dict[str, tuple[str, float | None]]:
+    """path → (modification time and size, modification time): a cheap fingerprint of each
+    file. Paths are stat'ed relative to an open handle of their folder, which skips walking
+    the whole path again for every file."""
+    out: dict[str, tuple[str, float | None]] = {}
+    folders: dict[str, int | None] = {}
     try:
-        st = os.stat(os.path.join(root, obj.path))
-    except (OSError, ValueError):
-        return "missing", None
-    return f"{st.st_mtime_ns}:{st.st_size}", st.st_mtime
+        for path in paths:
+            folder, _, name = path.rpartition("/")
+            if folder not in folders:
+                try:
+                    folders[folder] = os.open(
+                        os.path.join(root, folder), os.O_RDONLY | os.O_DIRECTORY
+                    )
+                except (OSError, ValueError):
+                    folders[folder] = None
+            handle = folders[folder]
+            try:
+                st = (
+                    os.stat(os.path.join(root, path))
+                    if handle is None or not name or name in (".", "..")
+                    else os.stat(name, dir_fd=handle)
+                )
+            except (OSError, ValueError):
+                out[path] = ("missing", None)
+                continue
+            out[path] = (f"{st.st_mtime_ns}:{st.st_size}", st.st_mtime)
+    finally:
+        for handle in folders.values():
+            if handle is not None:
+                os.close(handle)
+    return out
 
 
 def _entries_of(project: Project) -> list[_Entry]:

@@ -14,15 +14,16 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from catdoc.search.filters import Condition, path_matches
 
-SCHEMA_VERSION = "catdoc-search-1"
+SCHEMA_VERSION = "catdoc-search-2"
 """Bump whenever tables, the tokenizer, or what goes into a column changes."""
 TOKENIZE = "porter unicode61 remove_diacritics 2"
-DOC_COLUMNS = ("title", "summary", "tags", "concepts", "author", "body")
-DOC_COLUMN_WEIGHTS = (5.0, 2.0, 3.0, 3.0, 1.0, 1.0)
+DOC_COLUMNS = ("title", "summary", "concepts", "author", "body")
+DOC_COLUMN_WEIGHTS = (5.0, 2.0, 3.0, 1.0, 1.0)
+"""BM25 weight of each column; `concepts` holds the tags, category names and aliases, domain."""
 CHUNK_COLUMNS = ("heading", "body")
 CHUNK_COLUMN_WEIGHTS = (3.0, 1.0)
 HEADING_SEPARATOR = " › "
@@ -114,14 +115,14 @@ class DocRecord:
     error: str | None = None
 
 
-@dataclass(frozen=True)
-class Known:
+class Known(NamedTuple):
     """What the index remembers of a document, to decide whether it must be re-indexed."""
 
     rowid: int
     fields_hash: str
     file_sig: str
     content_hash: str
+    path: str | None
 
 
 class SearchIndex:
@@ -147,6 +148,7 @@ class SearchIndex:
             conn.execute("PRAGMA busy_timeout = 5000")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA temp_store = MEMORY")
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
             if "meta" not in tables:
                 if tables:
@@ -195,22 +197,41 @@ class SearchIndex:
         rows = [(i, t) for i, t in enumerate(texts) if t]
         if not rows:
             return out
-        self.conn.executemany("INSERT INTO temp.stem_src(rowid, x) VALUES (?, ?)", rows)
-        for doc, term in self.conn.execute(
-            "SELECT doc, term FROM temp.stem_vocab ORDER BY doc, offset"
-        ):
-            out[doc].append(term)
-        self.conn.execute("DELETE FROM temp.stem_src")
+        own = not self.conn.in_transaction
+        if own:
+            self.conn.execute("BEGIN")
+        try:
+            self.conn.executemany("INSERT INTO temp.stem_src(rowid, x) VALUES (?, ?)", rows)
+            for doc, term in self.conn.execute(
+                "SELECT doc, term FROM temp.stem_vocab ORDER BY doc, offset"
+            ):
+                out[doc].append(term)
+            self.conn.execute("DELETE FROM temp.stem_src")
+        finally:
+            if own:
+                self.conn.execute("COMMIT")
         return out
 
     # ------------------------------------------------------------------ writing
-    def known(self) -> dict[str, Known]:
-        return {
-            row[0]: Known(*row[1:])
-            for row in self.conn.execute(
-                "SELECT id, rowid, fields_hash, file_sig, content_hash FROM docs"
-            )
-        }
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    def known(self, ids: Sequence[str] | None = None) -> dict[str, Known]:
+        """What the index holds of every document (or of the given ids)."""
+        sql = "SELECT id, rowid, fields_hash, file_sig, content_hash, path FROM docs"
+        make = Known._make
+        if ids is None:
+            return {row[0]: make(row[1:]) for row in self.conn.execute(sql)}
+        out: dict[str, Known] = {}
+        for start in range(0, len(ids), 500):
+            part = list(ids[start : start + 500])
+            rows = self.conn.execute(f"{sql} WHERE id IN ({', '.join('?' * len(part))})", part)
+            out.update({row[0]: make(row[1:]) for row in rows})
+        return out
 
     def write(
         self,
@@ -221,29 +242,17 @@ class SearchIndex:
     ) -> None:
         """In one transaction: drop documents (by rowid), (re)index records, and record a new
         file signature and date for documents whose content did not change."""
-        texts: list[str] = []
+        texts: dict[str, None] = {}
         for r in records:
-            texts += [r.title, *r.concepts, *(" ".join(c.heading) for c in r.chunks)]
-        stems = iter(self.stem(texts))
-        terms = [
-            (
-                next(stems),
-                {c: next(stems) for c in r.concepts},
-                [next(stems) for _ in r.chunks],
-            )
-            for r in records
-        ]
+            texts.update(dict.fromkeys([r.title, *r.concepts, *(_heading(c) for c in r.chunks)]))
+        stems = dict(zip(texts, self.stem(list(texts)), strict=True))
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             for rowid in remove:
                 self._drop(rowid, keep_row=False)
-            for sig, date, rowid in touch:
-                conn.execute(
-                    "UPDATE docs SET file_sig = ?, date = ? WHERE rowid = ?", (sig, date, rowid)
-                )
-            for record, (title, concepts, headings) in zip(records, terms, strict=True):
-                self._insert(record, title, concepts, headings)
+            conn.executemany("UPDATE docs SET file_sig = ?, date = ? WHERE rowid = ?", touch)
+            self._insert(records, stems)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -267,83 +276,94 @@ class SearchIndex:
         if not keep_row:
             conn.execute("DELETE FROM docs WHERE rowid = ?", (rowid,))
 
-    def _insert(
-        self,
-        r: DocRecord,
-        title_terms: list[str],
-        concept_terms: dict[str, list[str]],
-        heading_terms: list[list[str]],
-    ) -> None:
+    def _insert(self, records: Sequence[DocRecord], stems: dict[str, list[str]]) -> None:
+        """Insert (or replace, keeping the rowid) documents with their tags and chunks, in
+        batches: rowids are assigned here so every table is written with one executemany."""
         conn = self.conn
-        values = (
-            r.fields_hash,
-            r.file_sig,
-            r.content_hash,
-            r.title,
-            r.category,
-            r.domain,
-            r.path,
-            r.url,
-            r.author,
-            r.file_type,
-            r.date,
-            r.summary,
-            json.dumps(concept_terms, ensure_ascii=False),
-            " ".join(title_terms),
-            r.error,
-        )
-        row = conn.execute("SELECT rowid FROM docs WHERE id = ?", (r.id,)).fetchone()
-        if row is None:
-            cur = conn.execute(
-                "INSERT INTO docs(fields_hash, file_sig, content_hash, title, category, domain, "
-                "path, url, author, file_type, date, summary, concepts, title_terms, error, id) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*values, r.id),
+        existing: dict[str, int] = {}
+        ids = [r.id for r in records]
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            existing.update(
+                conn.execute(
+                    f"SELECT id, rowid FROM docs WHERE id IN ({', '.join('?' * len(part))})", part
+                ).fetchall()
             )
-            rowid = int(cur.lastrowid or 0)
-        else:
-            rowid = row[0]
+        for rowid in existing.values():
             self._drop(rowid, keep_row=True)
-            conn.execute(
-                "UPDATE docs SET fields_hash = ?, file_sig = ?, content_hash = ?, title = ?, "
-                "category = ?, domain = ?, path = ?, url = ?, author = ?, file_type = ?, "
-                "date = ?, summary = ?, concepts = ?, title_terms = ?, error = ? WHERE rowid = ?",
-                (*values, rowid),
-            )
-        conn.executemany(
-            "INSERT OR IGNORE INTO doc_tags(doc, tag) VALUES (?, ?)",
-            [(rowid, t.casefold()) for t in r.tags],
-        )
-        conn.execute(
-            "INSERT INTO docs_fts(rowid, title, summary, tags, concepts, author, body) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                rowid,
-                r.title,
-                r.summary or "",
-                " ; ".join(r.tags),
-                " ; ".join(r.concepts),
-                r.author or "",
-                r.body,
-            ),
-        )
-        for chunk, terms in zip(r.chunks, heading_terms, strict=True):
-            cur = conn.execute(
-                "INSERT INTO chunks(doc, idx, heading, heading_terms, start_line, end_line) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+        next_doc = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM docs").fetchone()[0]
+        next_chunk = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM chunks").fetchone()[0]
+        docs, fts, tags, chunks, chunk_fts = [], [], [], [], []
+        for r in records:
+            rowid = existing.get(r.id)
+            if rowid is None:
+                rowid, next_doc = next_doc, next_doc + 1
+            concept_terms = {c: stems[c] for c in r.concepts}
+            docs.append(
                 (
                     rowid,
-                    chunk.index,
-                    json.dumps(chunk.heading, ensure_ascii=False),
-                    " ".join(terms),
-                    chunk.start_line,
-                    chunk.end_line,
-                ),
+                    r.id,
+                    r.fields_hash,
+                    r.file_sig,
+                    r.content_hash,
+                    r.title,
+                    r.category,
+                    r.domain,
+                    r.path,
+                    r.url,
+                    r.author,
+                    r.file_type,
+                    r.date,
+                    r.summary,
+                    json.dumps(concept_terms, ensure_ascii=False),
+                    " ".join(stems[r.title]),
+                    r.error,
+                )
             )
-            conn.execute(
-                "INSERT INTO chunks_fts(rowid, heading, body) VALUES (?, ?, ?)",
-                (cur.lastrowid, HEADING_SEPARATOR.join(chunk.heading), chunk.text),
+            tags += [(rowid, t) for t in dict.fromkeys(t.casefold() for t in r.tags)]
+            fts.append(
+                (
+                    rowid,
+                    r.title,
+                    r.summary or "",
+                    " ; ".join(r.concepts),
+                    r.author or "",
+                    r.body,
+                )
             )
+            for chunk in r.chunks:
+                heading = _heading(chunk)
+                chunks.append(
+                    (
+                        next_chunk,
+                        rowid,
+                        chunk.index,
+                        json.dumps(chunk.heading, ensure_ascii=False),
+                        " ".join(stems[heading]),
+                        chunk.start_line,
+                        chunk.end_line,
+                    )
+                )
+                chunk_fts.append((next_chunk, heading, chunk.text))
+                next_chunk += 1
+        conn.executemany(
+            "INSERT OR REPLACE INTO docs(rowid, id, fields_hash, file_sig, content_hash, title, "
+            "category, domain, path, url, author, file_type, date, summary, concepts, "
+            "title_terms, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            docs,
+        )
+        conn.executemany("INSERT INTO doc_tags(doc, tag) VALUES (?, ?)", tags)
+        conn.executemany(
+            "INSERT INTO docs_fts(rowid, title, summary, concepts, author, body) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            fts,
+        )
+        conn.executemany(
+            "INSERT INTO chunks(rowid, doc, idx, heading, heading_terms, start_line, end_line) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            chunks,
+        )
+        conn.executemany("INSERT INTO chunks_fts(rowid, heading, body) VALUES (?, ?, ?)", chunk_fts)
 
     # ------------------------------------------------------------------ reading
     def match(
@@ -363,6 +383,10 @@ class SearchIndex:
         return int(self.conn.execute(f"SELECT count(*) {sql}", (expression, *params)).fetchone()[0])
 
     def _matching(self, scope: str, cond: Condition) -> tuple[str, list[Any]]:
+        """FROM … WHERE … of a filtered match (the joins only when there are filters)."""
+        if not cond.sql:
+            table = "docs_fts" if scope == "documents" else "chunks_fts"
+            return f"FROM {table} WHERE {table} MATCH ?", []
         if scope == "documents":
             sql = "FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid WHERE docs_fts MATCH ?"
         else:
@@ -379,7 +403,9 @@ class SearchIndex:
         if scope == "documents":
             sql = f"SELECT d.rowid FROM docs d WHERE {cond.where()}"
         else:
-            sql = f"SELECT c.rowid FROM chunks c JOIN docs d ON d.rowid = c.doc WHERE {cond.where()}"
+            sql = (
+                f"SELECT c.rowid FROM chunks c JOIN docs d ON d.rowid = c.doc WHERE {cond.where()}"
+            )
         return {r[0] for r in self.conn.execute(sql, cond.params)}
 
     def doc_rows(self, rowids: Iterable[int]) -> dict[int, dict[str, Any]]:
@@ -480,6 +506,10 @@ def _bm25(scope: str) -> str:
     if scope == "documents":
         return f"bm25(docs_fts, {', '.join(map(str, DOC_COLUMN_WEIGHTS))})"
     return f"bm25(chunks_fts, {', '.join(map(str, CHUNK_COLUMN_WEIGHTS))})"
+
+
+def _heading(chunk: ChunkRecord) -> str:
+    return HEADING_SEPARATOR.join(chunk.heading)
 
 
 def _marked(text: str) -> list[str]:

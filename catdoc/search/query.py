@@ -9,19 +9,140 @@ every token or phrase is emitted as a double-quoted FTS5 string. So `C++`, `"`, 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 _TOKEN = re.compile(r"[^\W_]+")
 _PHRASE = re.compile(r'"([^"]*)"')
 
 STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further
-    had has have having he her here hers herself him himself his how i if in into is it its itself
-    just me more most my myself no nor not now of off on once only or other our ours ourselves out
-    over own same she should so some such than that the their theirs them themselves then there
-    these they this those through to too under until up very was we were what when where which
-    while who whom why will with would you your yours yourself yourselves""".split()
+    {
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+    }
 )
 
 
@@ -48,7 +169,6 @@ class ParsedQuery:
     text: str
     terms: tuple[str, ...]
     phrases: tuple[tuple[str, ...], ...] = ()
-    all_tokens: tuple[str, ...] = field(default=())
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -59,9 +179,17 @@ class ParsedQuery:
     def empty(self) -> bool:
         return not self.terms and not self.phrases
 
+    def _strings(self) -> list[str]:
+        return [fts_string([t]) for t in self.terms] + [fts_string(p) for p in self.phrases]
+
     def fts(self) -> str:
         """OR of the terms and phrases: documents matching more of them score higher in BM25."""
-        return any_of([fts_string([t]) for t in self.terms] + [fts_string(p) for p in self.phrases])
+        return any_of(self._strings())
+
+    def fts_all(self) -> str:
+        """AND of the terms and phrases ('' when there is only one: then it equals `fts`)."""
+        strings = self._strings()
+        return " AND ".join(strings) if len(strings) > 1 else ""
 
 
 def parse(text: str) -> ParsedQuery:
@@ -80,5 +208,4 @@ def parse(text: str) -> ParsedQuery:
         text=text,
         terms=tuple(dict.fromkeys(content)),
         phrases=tuple(dict.fromkeys(phrases)),
-        all_tokens=tuple(tokens(text)),
     )

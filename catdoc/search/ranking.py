@@ -2,10 +2,10 @@
 
 | signal | what it measures | documents | chunks |
 |---|---|---|---|
-| `vector` | cosine similarity of query and text embeddings (`catdoc[semantic]` only) | 0.25 | 0.35 |
+| `vector` | cosine similarity of query and text embeddings (`catdoc[semantic]`) | 0.25 | 0.35 |
 | `bm25` | FTS5 BM25 of the query words, divided by the best candidate's | 0.25 | 0.35 |
 | `title` | share of query words in the title (chunks: title + heading path) | 0.20 | 0.10 |
-| `concept` | share of query words in the concepts: tags, category name/id/aliases, domain | 0.20 | 0.10 |
+| `concept` | share of query words in tags, category name/id/aliases, domain | 0.20 | 0.10 |
 | `wordnet` | BM25 of the WordNet synonyms of the query words, divided by the best | 0.10 | 0.10 |
 
 Words are compared after Porter stemming, exactly as the index stems them. Without the semantic
@@ -15,7 +15,7 @@ extra the `vector` weight is dropped and the others are scaled up to sum to 1. S
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 DOCUMENT_WEIGHTS: Mapping[str, float] = {
     "vector": 0.25,
@@ -44,12 +44,6 @@ def weights_for(scope: str, mode: str, *, vector: bool) -> dict[str, float]:
     used = {k: w for k, w in base.items() if vector or k != "vector"}
     total = sum(used.values())
     return {k: w / total for k, w in used.items()}
-
-
-def coverage(query_terms: Iterable[str], field_terms: Iterable[str]) -> float:
-    """Share of the (stemmed) query terms present in a field's (stemmed) terms."""
-    wanted = set(query_terms)
-    return len(wanted & set(field_terms)) / len(wanted) if wanted else 0.0
 
 
 def scale_by_max(values: Mapping[int, float]) -> dict[int, float]:

@@ -110,7 +110,9 @@ def load_matrix(index: SearchIndex, kind: str) -> Matrix:
     if missing:
         vectors = model.embed([text or "" for _, text in missing])
         index.put_vectors(
-            kind, MODEL_ID, [(rowid, vec.tobytes()) for (rowid, _), vec in zip(missing, vectors)]
+            kind,
+            MODEL_ID,
+            [(rowid, vec.tobytes()) for (rowid, _), vec in zip(missing, vectors, strict=True)],
         )
     rows = index.vectors(kind, MODEL_ID)
     if not rows:

@@ -1,6 +1,6 @@
 """Synonym expansion from the WordNet table shipped as package data.
 
-The table (`data/synonyms.json.gz`, built by `scripts/build_synonyms.py` from Princeton WordNet
+The table (`data/synonyms.tsv.gz`, built by `scripts/build_synonyms.py` from Princeton WordNet
 3.0, licence in `data/WORDNET_LICENSE`) maps a lemma to at most three synonyms of its most
 frequent senses. Nothing is downloaded at run time. Inflected query words are reduced to a lemma
 with WordNet's own detachment rules and exception lists (the "morphy" procedure).
@@ -8,8 +8,9 @@ with WordNet's own detachment rules and exception lists (the "morphy" procedure)
 
 from __future__ import annotations
 
+import bisect
 import gzip
-import json
+import itertools
 import threading
 from functools import cache
 from importlib import resources
@@ -40,25 +41,38 @@ _lock = threading.Lock()
 
 
 @cache
-def _table() -> tuple[dict[str, list[str]], dict[str, str]]:
+def _lines() -> list[str]:
+    """The sorted lines of the table; looked up by binary search, never parsed whole."""
     with _lock:
-        raw = resources.files("catdoc.search").joinpath("data/synonyms.json.gz").read_bytes()
-        data = json.loads(gzip.decompress(raw))
-        return data["synonyms"], data["exceptions"]
+        raw = resources.files("catdoc.search").joinpath("data/synonyms.tsv.gz").read_bytes()
+        return gzip.decompress(raw).decode("utf-8").splitlines()
+
+
+def _lookup(key: str) -> str | None:
+    lines = _lines()
+    probe = key + "\t"
+    i = bisect.bisect_left(lines, probe)
+    if i < len(lines) and lines[i].startswith(probe):
+        return lines[i][len(probe) :]
+    return None
+
+
+def _synonyms_of(lemma_: str) -> list[str]:
+    found = _lookup(lemma_)
+    return found.split("|") if found else []
 
 
 def lemma(word: str) -> str | None:
     """The WordNet lemma a word form belongs to, if the table knows it."""
-    table, exceptions = _table()
-    if word in table:
+    if _lookup(word) is not None:
         return word
-    base = exceptions.get(word)
+    base = _lookup("~" + word)
     if base:
         return base
     for suffix, repl in _SUFFIXES:
         if word.endswith(suffix) and len(word) > len(suffix) + 1:
             candidate = word[: len(word) - len(suffix)] + repl
-            if candidate in table:
+            if _lookup(candidate) is not None:
                 return candidate
     return None
 
@@ -70,8 +84,8 @@ def synonyms(word: str) -> list[str]:
     base = lemma(word)
     if base is None:
         return []
-    irregular = [base] if word in _table()[1] else []
-    return [*irregular, *(s for s in _table()[0][base] if s != word)][:MAX_PER_TERM]
+    irregular = [base] if base != word and _lookup("~" + word) else []
+    return [*irregular, *(s for s in _synonyms_of(base) if s != word)][:MAX_PER_TERM]
 
 
 def expand(words: tuple[str, ...]) -> dict[str, list[str]]:
@@ -79,10 +93,9 @@ def expand(words: tuple[str, ...]) -> dict[str, list[str]]:
     ("log in" → "log on"), and no expansion repeats an original word."""
     originals = set(words)
     out: dict[str, list[str]] = {}
-    for first, second in zip(words, words[1:], strict=False):
+    for first, second in itertools.pairwise(words):
         pair = f"{first} {second}"
-        if pair in _table()[0]:
-            out[pair] = [s for s in _table()[0][pair] if s not in originals][:MAX_PER_TERM]
+        out[pair] = [s for s in _synonyms_of(pair) if s not in originals][:MAX_PER_TERM]
     for word in words:
         found = [s for s in synonyms(word) if s not in originals]
         if found:

@@ -83,11 +83,12 @@ class BrowserScreen(CatDocScreen):
             self.navigator.reveal(ref)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NavData]) -> None:
+        if self._pending is not None:
+            self._pending.stop()
+            self._pending = None
         ref = event.node.data.ref if event.node.data else None
         if ref is None or ref == self.current:
             return
-        if self._pending is not None:
-            self._pending.stop()
         self._pending = self.set_timer(HIGHLIGHT_DELAY, lambda: self.show(ref, reveal=False))
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[NavData]) -> None:

@@ -30,7 +30,7 @@ SCREENS: list[tuple[str, str, type, list[tuple[str, str]]]] = [
             ("↑ ↓", "Move (the document follows the cursor)"),
             ("Enter", "Expand a branch; on a functor or transformation, open its mapping"),
             ("Tab", "Next pane: navigator → document → links"),
-            ("Enter on a link", "Jump to the other end"),
+            ("Enter (links)", "Jump to the other end"),
         ],
     ),
     (
@@ -50,7 +50,7 @@ SCREENS: list[tuple[str, str, type, list[tuple[str, str]]]] = [
         "Search",
         "Live results while you type (documents, or passages with Ctrl+T).",
         SearchScreen,
-        [("↓", "Into the results"), ("Enter", "Open the highlighted (or first) hit")],
+        [("Enter", "Open the highlighted (or first) hit")],
     ),
     (
         "Trace",

@@ -61,7 +61,7 @@ class SearchScreen(CatDocScreen):
             "Documents/passages",
             tooltip="Search whole documents or passages",
         ),
-        Binding("down", "focus_results", "Results", show=False),
+        Binding("down", "focus_results", "Results", show=False, tooltip="Into the results"),
     ]
 
     def __init__(self, query: str = "") -> None:

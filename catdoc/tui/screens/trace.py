@@ -140,6 +140,7 @@ class TraceScreen(CatDocScreen):
                 items.append((step, Ref(kind, hop.id)))
                 items.append((Text(hop.target, "bold"), Ref("object", hop.target)))
         steps.set_options(Option(label) for label, _ in items)
+        steps.highlighted = 0 if items else None
         self._steps = [ref for _, ref in items]
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -1,0 +1,331 @@
+"""The terminal browser driven by keys (Textual's Pilot), on copies of the example projects."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Markdown, OptionList
+from tui_project import copy_example, make_big_project
+from typer.testing import CliRunner
+
+from catdoc.cli import app as cli
+from catdoc.errors import CatDocError
+from catdoc.service import CatDoc
+from catdoc.tui import CatDocApp
+from catdoc.tui.refs import Ref
+from catdoc.tui.screens.help import HelpScreen, help_markdown
+from catdoc.tui.screens.mapping import MappingScreen
+from catdoc.tui.screens.problem import ProblemScreen
+from catdoc.tui.screens.search import SearchScreen
+from catdoc.tui.screens.trace import TraceScreen
+from catdoc.tui.screens.validation import ValidationScreen
+from catdoc.tui.widgets.mapping import MappingTable
+from catdoc.tui.widgets.navigator import PAGE, Navigator
+
+SIZE = (80, 24)
+anyio = pytest.mark.anyio
+
+
+@pytest.fixture
+def traceability(tmp_path: Path) -> Path:
+    return copy_example("traceability", tmp_path)
+
+
+@pytest.fixture
+def broken(tmp_path: Path) -> Path:
+    return copy_example("broken", tmp_path)
+
+
+def make_app(root: Path, watch_interval: float | None = None) -> CatDocApp:
+    return CatDocApp(CatDoc(root), watch_interval=watch_interval)
+
+
+def cursor_ref(app: CatDocApp) -> Ref | None:
+    node = app.browser.query_one(Navigator).cursor_node
+    return node.data.ref if node and node.data else None
+
+
+def rendered(app: CatDocApp, selector: str) -> str:
+    return str(app.screen.query_one(selector).render())
+
+
+def rewrite(path: Path, old: str, new: str) -> None:
+    """Edit a file and move its mtime on, so the change is seen even within one clock tick."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    before = path.stat().st_mtime_ns
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    os.utime(path, ns=(before + 10**9, before + 10**9))
+
+
+@anyio
+async def test_navigate_the_tree_to_a_document(traceability: Path) -> None:
+    app = make_app(traceability)
+    async with app.run_test(size=SIZE) as pilot:
+        # Categories ▸ Requirements ▸ Objects ▸ the first object
+        await pilot.press("down", "enter", "down", "enter", "down")
+        await pilot.pause(0.3)
+        assert app.browser.current == Ref("object", "req-cart")
+        assert cursor_ref(app) == Ref("object", "req-cart")
+        assert "Shopping cart" in rendered(app, "#doc-title")
+        assert "Mira Okafor" in rendered(app, "#doc-meta")
+        markdown = app.browser.query_one("#doc-markdown", Markdown)
+        assert markdown.display and markdown.source.startswith("\n# Shopping cart")
+        links = app.browser.query_one("#doc-links", OptionList)
+        assert links.border_title == "Links: 0 out · 2 in"
+        assert links.option_count == 3  # two incoming, one image under `specify`
+
+
+@anyio
+async def test_jump_along_morphisms_and_back(traceability: Path) -> None:
+    app = make_app(traceability)
+    async with app.run_test(size=SIZE) as pilot:
+        app.open(Ref("object", "req-checkout"))
+        await pilot.press("l", "enter")  # depends-on → req-cart
+        assert app.browser.current == Ref("object", "req-cart")
+        assert cursor_ref(app) == Ref("object", "req-cart")
+        await pilot.press("l", "down", "down", "enter")  # ↦ specify: spec-cart-api
+        assert app.browser.current == Ref("object", "spec-cart-api")
+        assert cursor_ref(app) == Ref("object", "spec-cart-api")
+        await pilot.press("n", "b", "b")
+        assert app.browser.current == Ref("object", "req-checkout")
+
+
+@anyio
+async def test_selecting_a_functor_opens_its_mapping(traceability: Path) -> None:
+    app = make_app(traceability)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*["down"] * 7, "enter")  # 5 categories, then Functors ▸ specify
+        screen = app.screen
+        assert isinstance(screen, MappingScreen) and screen.ref == Ref("functor", "specify")
+        objects = screen.query_one("#object-mapping", MappingTable)
+        assert objects.border_title == "Objects 4 · ok"
+        assert {e.status for e in objects.entries} == {"ok"}
+        assert "Consistent with the validation" in rendered(app, "#mapping-detail")
+        await pilot.press("escape")
+        assert app.screen is app.browser
+
+
+@anyio
+async def test_failing_mapping_entries_are_marked_and_explained(broken: Path) -> None:
+    app = make_app(broken)
+    async with app.run_test(size=SIZE) as pilot:
+        app.open(Ref("functor", "trace-sloppy-objects"))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MappingScreen)
+        objects = screen.query_one("#object-mapping", MappingTable)
+        assert app.focused is objects
+        assert [e.status for e in objects.entries] == ["error", "error", "error", "ok"]
+        assert objects.current is not None and objects.current.key == "s-logout"
+        assert "Did you mean 'd-logout'?" in rendered(app, "#mapping-detail")
+        await pilot.press("tab")
+        morphisms = screen.query_one("#morphism-mapping", MappingTable)
+        assert morphisms.current is not None and morphisms.current.status == "error"
+        assert morphisms.current.key in rendered(app, "#mapping-detail")
+        await pilot.press("enter")  # opens that morphism in the browser
+        assert app.screen is app.browser
+        assert app.browser.current == Ref("morphism", morphisms.entries[0].key)
+
+
+@anyio
+async def test_open_a_finding(broken: Path) -> None:
+    app = make_app(broken)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("v")
+        screen = app.screen
+        assert isinstance(screen, ValidationScreen)
+        table = screen.query_one("#findings", DataTable)
+        assert table.row_count == len(screen.findings) > 40
+        assert "invalid" in rendered(app, "#validation-summary")
+        codes = [f.code for f in screen.findings]
+        row = codes.index("FUN_OBJECT_NOT_IN_TARGET")
+        table.move_cursor(row=row)
+        await pilot.press("enter")  # a functor finding → the functor view, at its entry
+        mapping = app.screen
+        assert isinstance(mapping, MappingScreen)
+        finding = screen.findings[row]
+        assert mapping.ref.kind == "functor" and mapping.ref.id == finding.functor
+        focused = app.focused
+        assert isinstance(focused, MappingTable) and focused.current is not None
+        assert focused.current.key in finding.ids and focused.current.status == "error"
+        await pilot.press("v")
+        screen = app.screen
+        assert isinstance(screen, ValidationScreen)
+        row = next(i for i, f in enumerate(screen.findings) if "m-dangle-target" in f.ids)
+        screen.query_one("#findings", DataTable).move_cursor(row=row)
+        await pilot.press("enter")  # a category finding → the morphism in the browser
+        assert app.screen is app.browser
+        assert app.browser.current == Ref("morphism", "m-dangle-target")
+        assert cursor_ref(app) == Ref("morphism", "m-dangle-target")
+
+
+@anyio
+async def test_search_live_and_open_a_hit(traceability: Path) -> None:
+    app = make_app(traceability)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash")
+        screen = app.screen
+        assert isinstance(screen, SearchScreen)
+        await pilot.press(*"card declined")
+        await pilot.pause(0.4)  # the debounce, then the query
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.hits and screen.hits[0].id == "req-payment"
+        assert "documents for 'card declined'" in rendered(app, "#search-status")
+        await pilot.press("ctrl+t")  # passages
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.scope == "chunks" and screen.hits[0].heading_path
+        await pilot.press("down", "enter")
+        assert app.screen is app.browser
+        assert app.browser.current == Ref("object", "req-payment")
+
+
+@anyio
+async def test_enter_right_after_typing_opens_the_first_hit(traceability: Path) -> None:
+    app = make_app(traceability)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash", *"receipt email", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is app.browser
+        assert app.browser.current == Ref("object", "spec-receipt-email")
+
+
+@anyio
+async def test_trace_between_two_objects(traceability: Path) -> None:
+    app = make_app(traceability)
+    async with app.run_test(size=SIZE) as pilot:
+        app.open(Ref("object", "req-checkout"))
+        await pilot.press("t")  # From is the shown object
+        screen = app.screen
+        assert isinstance(screen, TraceScreen)
+        await pilot.press(*"test-checkout-e", "right", "enter")  # completed, then traced
+        result = screen.result
+        assert result is not None and result.found
+        lengths = [p.length for p in result.paths]
+        assert lengths == sorted(lengths) and lengths[0] == 4
+        assert app.focused is screen.query_one("#trace-paths", OptionList)
+        await pilot.press("enter", "down", "down", "enter")  # steps: node, hop, node → open
+        assert app.screen is app.browser
+        assert app.browser.current == Ref("object", result.paths[0].nodes[1])
+
+
+@anyio
+async def test_trace_explains_an_unknown_id(traceability: Path) -> None:
+    app = make_app(traceability)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t", *"req-checkot", "enter", *"req-cart", "enter")
+        status = rendered(app, "#trace-status")
+        assert "Object not found: 'req-checkot'" in status and "req-checkout" in status
+
+
+@anyio
+async def test_reload_after_a_file_change_keeps_the_selection(traceability: Path) -> None:
+    app = make_app(traceability)
+    model = traceability / ".catdoc" / "category.yaml"
+    async with app.run_test(size=SIZE) as pilot:
+        app.open(Ref("object", "req-checkout"))
+        await pilot.pause()
+        rewrite(model, "id: req-checkout\n        title: Checkout\n", "id: req-checkout\n"
+                "        title: Checkout in three steps\n")
+        app.sync_project()
+        await pilot.pause()
+        assert app.browser.current == Ref("object", "req-checkout")
+        assert cursor_ref(app) == Ref("object", "req-checkout")
+        assert "Checkout in three steps" in rendered(app, "#doc-title")
+        # The selected object disappears: the browser lets go of it without an error.
+        rewrite(model, "- id: req-checkout\n", "- id: req-checkout-v2\n")
+        app.sync_project()
+        await pilot.pause()
+        assert app.browser.current is None
+        assert app.screen is app.browser
+
+
+@anyio
+async def test_document_edits_are_noticed(traceability: Path) -> None:
+    app = make_app(traceability, watch_interval=0.05)
+    async with app.run_test(size=SIZE) as pilot:
+        app.open(Ref("object", "req-cart"))
+        await pilot.pause()
+        rewrite(traceability / "docs/requirements/cart.md", "# Shopping cart", "# Basket")
+        await pilot.pause(0.3)
+        assert "# Basket" in app.browser.query_one("#doc-markdown", Markdown).source
+
+
+@anyio
+async def test_broken_yaml_shows_the_problem_until_fixed(traceability: Path) -> None:
+    tests_yaml = traceability / ".catdoc" / "categories" / "tests.yaml"
+    good = tests_yaml.read_text(encoding="utf-8")
+    tests_yaml.write_text("categories:\n  - id: [unclosed\n", encoding="utf-8")
+    app = make_app(traceability)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ProblemScreen)
+        text = rendered(app, "#problem-text")
+        assert "categories/tests.yaml:" in text and "YAML syntax error" in text
+        await pilot.press("v")  # nothing opens over a broken project
+        assert isinstance(app.screen, ProblemScreen)
+        tests_yaml.write_text(good, encoding="utf-8")
+        os.utime(tests_yaml, ns=(time.time_ns() + 10**9,) * 2)
+        app.sync_project()
+        await pilot.pause()
+        assert app.screen is app.browser
+        assert len(app.browser.query_one(Navigator).root.children[0].children) == 5
+
+
+@anyio
+async def test_help_and_command_palette_cover_every_action(traceability: Path) -> None:
+    app = make_app(traceability)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert app.screen is app.browser
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        for title in ("Search", "Validate", "Trace", "Help", "Reload", "Back"):
+            assert title in titles
+        assert "Functor: Requirements → Specifications" in titles
+        assert any(t.startswith("Transformation: ") for t in titles)
+        text = help_markdown(app)
+        for key in ("`/`", "`v`", "`t`", "`? / f1`", "`f`", "`b`", "`esc`", "`^t`", "`^p`"):
+            assert key in text
+
+
+@anyio
+async def test_ten_thousand_objects_stay_responsive(tmp_path: Path) -> None:
+    app = make_app(make_big_project(tmp_path / "big"))
+    async with app.run_test(size=SIZE) as pilot:
+        started = time.perf_counter()
+        app.open(Ref("object", "o9876"))
+        await pilot.pause()
+        elapsed = time.perf_counter() - started
+        assert cursor_ref(app) == Ref("object", "o9876")
+        loaded = sum(1 for _ in app.browser.query_one(Navigator)._walk())
+        assert loaded < 10_000 // PAGE + PAGE + 10  # page nodes and one page of objects
+        assert elapsed < 1.0
+
+
+def test_locate_entity_names_kind_category_and_position(traceability: Path) -> None:
+    service = CatDoc(traceability)
+    where = service.locate_entity("req-payment")
+    assert (where.kind, where.category, where.index) == ("object", "requirements", 2)
+    where = service.locate_entity("checkout-depends-on-payment")
+    assert (where.kind, where.category, where.index) == ("morphism", "requirements", 1)
+    assert service.locate_entity("specify").kind == "functor"
+    assert service.locate_entity("design").kind == "category"
+    with pytest.raises(CatDocError) as info:
+        service.locate_entity("req-paymnt")
+    assert "req-payment" in info.value.suggestions
+
+
+def test_cli_without_a_project_says_so(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["tui", "--project", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "No CatDoc project found" in result.output
+    assert "catdoc init" in result.output
+    assert "Traceback" not in result.output
