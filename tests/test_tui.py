@@ -142,7 +142,7 @@ async def test_open_a_finding(broken: Path) -> None:
         assert table.row_count == len(screen.findings) > 40
         assert "invalid" in rendered(app, "#validation-summary")
         codes = [f.code for f in screen.findings]
-        row = codes.index("FUN_OBJECT_NOT_IN_TARGET")
+        row = codes.index("FUN_OBJECT_TARGET_MISSING")
         table.move_cursor(row=row)
         await pilot.press("enter")  # a functor finding → the functor view, at its entry
         mapping = app.screen
