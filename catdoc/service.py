@@ -118,28 +118,49 @@ class CatDoc:
         try:
             return project.object_by_id[object_id]
         except KeyError:
-            raise not_found("Object", object_id, project.object_by_id) from None
+            raise not_found(
+                "Object",
+                object_id,
+                project.object_by_id,
+                "See the ids with `catdoc list objects` (MCP: catdoc_list_objects).",
+            ) from None
 
     def morphism(self, morphism_id: str) -> Morphism:
         project = self.project()
         try:
             return project.morphism_by_id[morphism_id]
         except KeyError:
-            raise not_found("Morphism", morphism_id, project.morphism_by_id) from None
+            raise not_found(
+                "Morphism",
+                morphism_id,
+                project.morphism_by_id,
+                "See the ids with `catdoc list morphisms` (MCP: catdoc_list_morphisms).",
+            ) from None
 
     def functor(self, functor_id: str) -> Functor:
         project = self.project()
         try:
             return project.functor_by_id[functor_id]
         except KeyError:
-            raise not_found("Functor", functor_id, project.functor_by_id) from None
+            raise not_found(
+                "Functor",
+                functor_id,
+                project.functor_by_id,
+                "See the ids with `catdoc list functors` (MCP: catdoc_list_functors).",
+            ) from None
 
     def natural_transformation(self, nat_id: str) -> NaturalTransformation:
         project = self.project()
         try:
             return project.nat_by_id[nat_id]
         except KeyError:
-            raise not_found("Natural transformation", nat_id, project.nat_by_id) from None
+            raise not_found(
+                "Natural transformation",
+                nat_id,
+                project.nat_by_id,
+                "See the ids with `catdoc list natural-transformations` "
+                "(MCP: catdoc_list_natural_transformations).",
+            ) from None
 
     def locate_entity(self, ident: str) -> r.EntityRef:
         """What a bare id names and where it sits, so a face can jump to it (from a finding, a

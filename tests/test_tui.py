@@ -35,6 +35,14 @@ def traceability(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def searchable(tmp_path: Path) -> Path:
+    """The traceability example set to plain-text search (no embedding model to warm up)."""
+    root = copy_example("traceability", tmp_path)
+    rewrite(root / ".catdoc" / "config.yaml", "mode: hybrid", "mode: text")
+    return root
+
+
+@pytest.fixture
 def broken(tmp_path: Path) -> Path:
     return copy_example("broken", tmp_path)
 
@@ -164,8 +172,8 @@ async def test_open_a_finding(broken: Path) -> None:
 
 
 @anyio
-async def test_search_live_and_open_a_hit(traceability: Path) -> None:
-    app = make_app(traceability)
+async def test_search_live_and_open_a_hit(searchable: Path) -> None:
+    app = make_app(searchable)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("slash")
         screen = app.screen
@@ -186,8 +194,8 @@ async def test_search_live_and_open_a_hit(traceability: Path) -> None:
 
 
 @anyio
-async def test_enter_right_after_typing_opens_the_first_hit(traceability: Path) -> None:
-    app = make_app(traceability)
+async def test_enter_right_after_typing_opens_the_first_hit(searchable: Path) -> None:
+    app = make_app(searchable)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("slash", *"receipt email", "enter")
         await app.workers.wait_for_complete()

@@ -123,7 +123,10 @@ class SearchScreen(CatDocScreen):
             self._status(Text("Type to search; Ctrl+T switches documents/passages.", "dim"))
             return
         try:
-            response = await asyncio.to_thread(self.service.search, query, scope=scope, limit=LIMIT)
+            mode = self.service.project().config.search.mode  # the project's chosen default
+            response = await asyncio.to_thread(
+                self.service.search, query, mode=mode, scope=scope, limit=LIMIT
+            )
         except CatDocError as error:
             self.hits = []
             results.clear_options()

@@ -1,0 +1,420 @@
+"""Search through the service: escaping, filters, chunks, incremental index, repair, signals."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from pathlib import Path
+
+import pytest
+from search_project import TODAY, make_project
+
+from catdoc import results as r
+from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
+from catdoc.search import semantic
+from catdoc.search.filters import build_condition, glob_regex, make_filters
+from catdoc.service import CatDoc
+
+
+@pytest.fixture(autouse=True)
+def _no_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hybrid ranking on the default signals, whether or not the extra is installed."""
+    monkeypatch.setenv("CATDOC_SEMANTIC", "0")
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return make_project(tmp_path)
+
+
+@pytest.fixture
+def svc(root: Path) -> CatDoc:
+    return CatDoc(root)
+
+
+def ids(response: r.SearchResponse) -> list[str]:
+    return [hit.id for hit in response.results]
+
+
+def search(svc: CatDoc, query: str, **filters: object) -> list[str]:
+    return ids(svc.search(query, filters=make_filters(filters), limit=50))
+
+
+# ---------------------------------------------------------------------------- query text
+@pytest.mark.parametrize("query", ["", "   ", "\n\t"])
+def test_empty_query_is_a_validation_error(svc: CatDoc, query: str) -> None:
+    with pytest.raises(CatDocError) as err:
+        svc.search(query)
+    assert err.value.code == VALIDATION_ERROR
+    assert "empty" in err.value.message
+
+
+NASTY = [
+    "C++",
+    '"',
+    '""',
+    '"unbalanced',
+    "-x",
+    "AND",
+    "OR OR NOT",
+    "key:value",
+    "title:login",
+    "*",
+    "log*",
+    "NEAR(a b)",
+    "^start",
+    "(((",
+    "'; DROP TABLE docs; --",
+    "a\x00b",
+    "{title}: x",
+    "ünïcödé ☃",
+]
+
+
+@pytest.mark.parametrize("query", NASTY)
+@pytest.mark.parametrize("mode", ["text", "hybrid"])
+@pytest.mark.parametrize("scope", ["documents", "chunks"])
+def test_fts_syntax_in_queries_is_plain_text(
+    svc: CatDoc, query: str, mode: str, scope: str
+) -> None:
+    response = svc.search(query, mode=mode, scope=scope)
+    assert response.query == query
+    assert response.total >= len(response.results)
+
+
+def test_operators_and_punctuation_match_as_words(svc: CatDoc) -> None:
+    assert search(svc, "C++")[0] == "note-cpp"
+    assert search(svc, "AND")[0] == "note-cpp"
+    assert search(svc, "key:value")[0] == "note-cpp"
+    assert search(svc, "-x flags")[0] == "note-cpp"
+    assert search(svc, "title:login")[0] == "req-login"
+
+
+def test_quoted_phrase_must_match_as_a_phrase(svc: CatDoc) -> None:
+    assert search(svc, '"failed attempts"') == ["req-login"]
+    assert "req-login" not in search(svc, '"attempts failed"')
+
+
+def test_query_of_only_punctuation_matches_nothing_with_a_note(svc: CatDoc) -> None:
+    response = svc.search("+++ ***")
+    assert response.results == []
+    assert any("no words" in note for note in response.notes)
+
+
+def test_stemming_matches_other_forms(svc: CatDoc) -> None:
+    assert search(svc, "locking accounts")[0] == "req-login"
+    assert "req-export" in search(svc, "downloading invoice")
+
+
+# ---------------------------------------------------------------------------- results
+def test_hit_fields_snippet_marks_and_concepts(svc: CatDoc) -> None:
+    hit = svc.search("password security").results[0]
+    assert hit.id in {"req-login", "des-auth"}
+    assert hit.category in {"requirements", "design"}
+    assert hit.path and hit.path.startswith("docs/")
+    assert "«password" in hit.snippet.lower() or "«passwords" in hit.snippet.lower()
+    assert "security" in hit.matched_concepts
+    assert any(term.startswith("password") for term in hit.matched_terms)
+    assert hit.signals is None
+
+
+def test_title_comes_from_front_matter_when_the_model_has_none(svc: CatDoc) -> None:
+    hit = svc.search("lockout").results[0]
+    assert (hit.id, hit.title) == ("req-login", "Login requirements")
+
+
+def test_category_alias_is_a_concept(svc: CatDoc) -> None:
+    hit = svc.search("reqs about invoices").results[0]
+    assert hit.id == "req-export"
+    assert "reqs" in hit.matched_concepts
+
+
+def test_debug_shows_every_signal(svc: CatDoc) -> None:
+    response = svc.search("session tokens", debug=True)
+    signals = response.results[0].signals
+    assert signals is not None
+    for name in ("bm25", "title", "concept", "wordnet"):
+        assert name in signals and f"{name}_raw" in signals
+    contributions = sum(v for k, v in signals.items() if not k.endswith("_raw"))
+    assert contributions == pytest.approx(response.results[0].score, abs=1e-5)
+    assert any("Vector similarity is off" in note for note in response.notes)
+
+
+def test_text_mode_is_bm25_alone_and_hybrid_expands_synonyms(svc: CatDoc) -> None:
+    text = svc.search("mistake", mode="text", debug=True)
+    assert text.expanded_terms == []
+    hybrid = svc.search("mistakes in files", mode="hybrid", debug=True)
+    assert "error" in hybrid.expanded_terms
+    for hit in text.results:
+        assert set(k for k in hit.signals or {} if not k.endswith("_raw")) == {"bm25"}
+
+
+def test_synonyms_weigh_less_than_the_users_words(svc: CatDoc) -> None:
+    results = svc.search("purchase", debug=True).results
+    assert all((hit.signals or {})["bm25"] == 0 for hit in results)
+    assert all(hit.score <= 0.2 for hit in results)
+
+
+def test_paging(svc: CatDoc) -> None:
+    every = svc.search("the", limit=50)
+    assert every.total == len(every.results) >= 3
+    second = svc.search("the", limit=1, offset=1)
+    assert [h.id for h in second.results] == [every.results[1].id]
+    with pytest.raises(CatDocError):
+        svc.search("the", limit=0)
+    with pytest.raises(CatDocError):
+        svc.search("the", offset=-1)
+
+
+@pytest.mark.parametrize(("key", "value"), [("mode", "fuzzy"), ("scope", "pages")])
+def test_unknown_mode_or_scope(svc: CatDoc, key: str, value: str) -> None:
+    with pytest.raises(CatDocError) as err:
+        svc.search("login", **{key: value})  # type: ignore[arg-type]
+    assert err.value.code == VALIDATION_ERROR and value in err.value.message
+
+
+# ---------------------------------------------------------------------------- chunks
+def test_chunks_have_heading_path_and_file_line_range(svc: CatDoc, root: Path) -> None:
+    hit = svc.search("fifteen minutes", scope="chunks").results[0]
+    assert hit.id == "req-login"
+    assert hit.heading_path == ["Login requirements", "Lockout"]
+    lines = (root / "docs/req/login.md").read_text().splitlines()
+    assert hit.start_line is not None and hit.end_line is not None
+    passage = "\n".join(lines[hit.start_line - 1 : hit.end_line])
+    assert "fifteen minutes" in passage and "thirty" not in passage
+
+
+def test_object_filter_searches_one_documents_passages(svc: CatDoc) -> None:
+    response = svc.search("minutes", filters=r.SearchFilters(object="req-login"))
+    assert response.scope == "chunks"
+    assert {h.id for h in response.results} == {"req-login"}
+    assert len(response.results) == 2
+    assert any("object filter" in note for note in response.notes)
+    with pytest.raises(CatDocError) as err:
+        svc.search("minutes", filters=r.SearchFilters(object="req-logn"))
+    assert err.value.code == NOT_FOUND and "req-login" in err.value.suggestions
+
+
+# ---------------------------------------------------------------------------- filters
+def test_category_by_id_name_alias_and_children(svc: CatDoc) -> None:
+    assert set(search(svc, "password", category="requirements")) == {"req-login"}
+    assert set(search(svc, "password", category="Requirements")) == {"req-login"}
+    assert set(search(svc, "password", category="REQS")) == {"req-login"}
+    assert search(svc, "password", category="engineering") == []
+    both = search(svc, "password", category="engineering", include_children=True)
+    assert set(both) == {"req-login", "des-auth"}
+    with pytest.raises(CatDocError) as err:
+        search(svc, "password", category="requirement")
+    assert err.value.code == NOT_FOUND
+
+
+def test_domain_tag_author_path_file_type(svc: CatDoc) -> None:
+    assert search(svc, "password", domain="design") == ["des-auth"]
+    assert set(search(svc, "password", tags=["security"])) == {"req-login", "des-auth"}
+    assert search(svc, "password", tags=["security", "AUTH"]) == ["req-login"]
+    assert search(svc, "password", tags=["nobody-uses-this"]) == []
+    assert set(search(svc, "password", author="ada lovelace")) == {"req-login", "des-auth"}
+    assert search(svc, "password", author="Nobody") == []
+    assert search(svc, "password", path="docs/design/*") == ["des-auth"]
+    assert search(svc, "password", path="login.md") == ["req-login"]
+    assert search(svc, "files", path="**/*.txt") == ["des-notes"]
+    assert search(svc, "files", file_type="txt") == ["des-notes"]
+    assert search(svc, "files", file_type=".TXT") == ["des-notes"]
+
+
+def test_filters_combine_with_and(svc: CatDoc) -> None:
+    both = search(svc, "password", tags=["security"], author="Ada Lovelace")
+    assert set(both) == {"req-login", "des-auth"}
+    assert search(svc, "password", tags=["security"], category="design") == ["des-auth"]
+    assert search(svc, "password", tags=["data"], category="design") == []
+
+
+def test_dates_use_updated_then_created(svc: CatDoc) -> None:
+    assert search(svc, "files", since="2024-01-01", until="2024-12-31") == ["req-export"]
+    yesterday = (TODAY - dt.timedelta(days=1)).isoformat()
+    assert search(svc, "password", since=yesterday) == ["req-login"]
+
+
+def test_file_modification_time_is_the_last_resort(svc: CatDoc) -> None:
+    assert search(svc, "files", since=TODAY.isoformat()) == ["des-notes"]
+    assert search(svc, "templates") == ["note-cpp"]
+    assert search(svc, "templates", since="2000-01-01") == []
+
+
+@pytest.mark.parametrize(
+    ("period", "expected"),
+    [
+        ("yesterday", {"req-login"}),
+        ("last_3_days", {"req-login"}),
+        ("last_week", {"req-login", "des-auth"}),
+        ("last_7_days", {"req-login", "des-auth"}),
+        ("last_month", {"req-login", "des-auth"}),
+        ("last_30_days", {"req-login", "des-auth"}),
+    ],
+)
+def test_periods(svc: CatDoc, period: str, expected: set[str]) -> None:
+    assert set(search(svc, "password", period=period)) == expected
+
+
+def test_period_with_dates_is_a_conflict_naming_both(svc: CatDoc) -> None:
+    with pytest.raises(CatDocError) as err:
+        search(svc, "password", period="last_week", since="2024-01-01")
+    assert err.value.code == VALIDATION_ERROR
+    assert "last_week" in err.value.message and "since=2024-01-01" in err.value.message
+    with pytest.raises(CatDocError) as err:
+        search(svc, "password", since="2025-02-01", until="2025-01-01")
+    assert "after" in err.value.message
+
+
+@pytest.mark.parametrize(
+    ("raw", "named"),
+    [
+        ({"since": "2024-13-01"}, "2024-13-01"),
+        ({"until": "yesterday"}, "yesterday"),
+        ({"period": "fortnight"}, "fortnight"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_bad_filter_values_name_the_value(raw: dict[str, object], named: str) -> None:
+    with pytest.raises(CatDocError) as err:
+        make_filters(raw)
+    assert err.value.code == VALIDATION_ERROR and named in err.value.message
+
+
+def test_filter_values_are_bound_parameters_never_sql(svc: CatDoc) -> None:
+    evil = "x' OR '1'='1"
+    filters = make_filters(
+        {"tags": [evil], "author": evil, "domain": evil, "path": evil, "file_type": evil}
+    )
+    cond = build_condition(svc, filters)
+    assert evil not in " ".join(cond.sql)
+    assert cond.params.count(evil.casefold()) + cond.params.count(evil) >= 4
+    assert ids(svc.search("password", filters=filters)) == []
+    assert set(search(svc, "password")) >= {"req-login", "des-auth"}
+
+
+def test_glob_semantics() -> None:
+    assert glob_regex("docs/*.md").match("docs/a.md")
+    assert not glob_regex("docs/*.md").match("docs/x/a.md")
+    assert glob_regex("docs/**/*.md").match("docs/a.md")
+    assert glob_regex("docs/**/*.md").match("docs/x/y/a.md")
+    assert glob_regex("a.md").match("deep/down/a.md")
+    assert glob_regex("./docs/[ab].md").match("docs/b.md")
+
+
+# ---------------------------------------------------------------------------- index upkeep
+def test_incremental_reindex_touches_only_what_changed(root: Path) -> None:
+    first = CatDoc(root)
+    stats = first.search_engine().sync(first.project())
+    assert (stats.indexed, stats.unchanged) == (5, 0)
+
+    again = CatDoc(root)
+    stats = again.search_engine().sync(again.project())
+    assert (stats.indexed, stats.unchanged, stats.removed) == (0, 5, 0)
+
+    login = root / "docs/req/login.md"
+    login.write_text(login.read_text() + "\nBiometric unlock is out of scope.\n")
+    svc = CatDoc(root)
+    assert ids(svc.search("biometric")) == ["req-login"]
+    assert svc.search_engine().last_sync.indexed == 1
+
+    content = login.read_text()
+    login.write_text(content)
+    fresh = CatDoc(root)
+    stats = fresh.search_engine().sync(fresh.project())
+    assert stats.indexed == 0 and stats.touched in (0, 1)
+
+    model = root / ".catdoc/category.yaml"
+    model.write_text(model.read_text().replace("tags: [data]", "tags: [data, billing]"))
+    stats = fresh.search_engine().sync(fresh.project())
+    assert (stats.indexed, stats.removed) == (1, 0)
+    assert ids(fresh.search("billing")) == ["req-export"]
+
+    text = model.read_text()
+    start = text.index("  - id: notes")
+    model.write_text(text[:start])
+    stats = fresh.search_engine().sync(fresh.project())
+    assert (stats.indexed, stats.removed) == (0, 1)
+    assert "note-cpp" not in ids(fresh.search("templates"))
+
+
+def test_warm_service_sees_model_edits_at_once(svc: CatDoc, root: Path) -> None:
+    assert ids(svc.search("billing")) == []
+    model = root / ".catdoc/category.yaml"
+    model.write_text(model.read_text().replace("tags: [data]", "tags: [data, billing]"))
+    assert ids(svc.search("billing")) == ["req-export"]
+
+
+def test_cold_process_skips_loading_an_unchanged_model(root: Path) -> None:
+    CatDoc(root).search("password")
+    svc = CatDoc(root)
+    assert ids(svc.search("password"))
+    assert svc._project is None
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncate", "schema"])
+def test_broken_or_stale_cache_is_rebuilt(root: Path, damage: str) -> None:
+    CatDoc(root).search("password")
+    db = root / ".catdoc/cache/search.sqlite3"
+    if damage == "garbage":
+        db.write_bytes(b"this is not a database" * 100)
+        for suffix in ("-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+    elif damage == "truncate":
+        db.write_bytes(db.read_bytes()[:3000])
+        for suffix in ("-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+    else:
+        import sqlite3
+
+        conn = sqlite3.connect(db)
+        conn.execute("UPDATE meta SET value = 'catdoc-search-0' WHERE key = 'schema'")
+        conn.commit()
+        conn.close()
+    svc = CatDoc(root)
+    assert "req-login" in ids(svc.search("password"))
+    assert svc.search_engine().last_sync.indexed == 5
+
+
+def test_unreadable_document_is_indexed_by_its_fields(svc: CatDoc, root: Path) -> None:
+    (root / "docs/req/export.md").unlink()
+    fresh = CatDoc(root)
+    assert ids(fresh.search("data export", limit=1)) == ["req-export"]
+
+
+def test_threads_share_one_engine(svc: CatDoc) -> None:
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            for query in ("password", "files", "session tokens", "C++"):
+                svc.search(query, scope="chunks")
+                svc.search(query)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+# ---------------------------------------------------------------------------- vectors
+def test_vector_mode_without_the_extra_says_how_to_install(
+    svc: CatDoc, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(semantic, "available", lambda: False)
+    with pytest.raises(CatDocError) as err:
+        svc.search("password", mode="vector")
+    assert err.value.code == VALIDATION_ERROR
+    assert "catdoc[semantic]" in err.value.hint
+    assert svc.search("password", mode="hybrid").results
+
+
+@pytest.mark.skipif(not semantic.available(), reason="catdoc[semantic] is not installed")
+def test_vector_mode_ranks_by_meaning(svc: CatDoc) -> None:
+    response = svc.search("how do people get into their accounts", mode="vector", debug=True)
+    assert response.results[0].id in {"req-login", "des-auth"}
+    assert (response.results[0].signals or {})["vector_raw"] > 0.2

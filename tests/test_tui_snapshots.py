@@ -1,0 +1,53 @@
+"""Snapshots of the terminal browser's main screens at 80×24, on copies of the examples.
+
+Update after an intended change with `pytest tests/test_tui_snapshots.py --snapshot-update` and
+look at the report before committing the new SVGs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+from tui_project import copy_example
+
+from catdoc.service import CatDoc
+from catdoc.tui import CatDocApp
+from catdoc.tui.refs import Ref
+
+SIZE = (80, 24)
+Compare = Callable[..., bool]
+
+
+def app_showing(root: Path, ref: Ref | None = None) -> tuple[CatDocApp, Callable]:
+    app = CatDocApp(CatDoc(root), watch_interval=None)
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.pause()
+        if ref is not None:
+            app.open(ref)
+        await pilot.pause(0.2)
+
+    return app, run_before
+
+
+def test_browser(snap_compare: Compare, tmp_path: Path) -> None:
+    app, before = app_showing(copy_example("traceability", tmp_path), Ref("object", "req-checkout"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+def test_functor_view(snap_compare: Compare, tmp_path: Path) -> None:
+    ref = Ref("functor", "trace-sloppy-objects")
+    app, before = app_showing(copy_example("broken", tmp_path), ref)
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+def test_validation(snap_compare: Compare, tmp_path: Path) -> None:
+    app, before = app_showing(copy_example("broken", tmp_path))
+    assert snap_compare(app, press=["v", "down", "down"], terminal_size=SIZE, run_before=before)
+
+
+def test_help(snap_compare: Compare, tmp_path: Path) -> None:
+    app, before = app_showing(copy_example("math", tmp_path))
+    assert snap_compare(app, press=["question_mark"], terminal_size=SIZE, run_before=before)
