@@ -239,8 +239,11 @@ async def test_reload_after_a_file_change_keeps_the_selection(traceability: Path
     async with app.run_test(size=SIZE) as pilot:
         app.open(Ref("object", "req-checkout"))
         await pilot.pause()
-        rewrite(model, "id: req-checkout\n        title: Checkout\n", "id: req-checkout\n"
-                "        title: Checkout in three steps\n")
+        rewrite(
+            model,
+            "id: req-checkout\n        title: Checkout\n",
+            "id: req-checkout\n        title: Checkout in three steps\n",
+        )
         app.sync_project()
         await pilot.pause()
         assert app.browser.current == Ref("object", "req-checkout")

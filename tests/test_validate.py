@@ -714,7 +714,7 @@ def test_symlinks_leaving_the_project_are_outside(tmp_path: Path) -> None:
 def test_composite_lint_stops_at_its_work_budget(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import catdoc.validate as validate_module
+    import catdoc.validate.categories as validate_module
 
     monkeypatch.setattr(validate_module, "CLOSURE_WORK_BUDGET", 2)
     model = lawful()

@@ -25,7 +25,8 @@ def tui(
     ] = None,
 ) -> None:
     """Browse the project in the terminal: navigator, documents, functor view, validation,
-    search and trace. Reads only; notices edits to the files while open.
+    search and trace. Writes nothing but the search index cache; notices edits to the files
+    while open.
 
     A broken model file opens a screen that says what is wrong and continues once it is fixed.
 

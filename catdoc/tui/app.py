@@ -162,13 +162,16 @@ class CatDocApp(App[None]):
         yield SystemCommand("Help", "Screens and key bindings (?)", self.action_help)
         yield SystemCommand("Reload", "Read the project's files again (Ctrl+R)", self.action_reload)
         yield SystemCommand("Back", "The previously shown entity (b)", self.action_back)
-        if self._project is None:
+        try:
+            functors = self.service.list_functors()
+            nats = self.service.list_natural_transformations()
+        except CatDocError:
             return
-        for fun in self.service.list_functors():
+        for fun in functors:
             ref = Ref("functor", fun.id)
             help_text = f"{fun.source_category} → {fun.target_category}: the mapping side by side"
             yield SystemCommand(f"Functor: {fun.name}", help_text, partial(self.open, ref))
-        for nat in self.service.list_natural_transformations():
+        for nat in nats:
             ref = Ref("naturalTransformation", nat.id)
             help_text = f"{nat.source_functor} ⇒ {nat.target_functor}: components and squares"
             yield SystemCommand(f"Transformation: {nat.name}", help_text, partial(self.open, ref))

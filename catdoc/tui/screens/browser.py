@@ -46,6 +46,7 @@ class BrowserScreen(CatDocScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.navigator.border_title = "Navigator"
         self.catdoc.sync_project()
 
     @property

@@ -193,7 +193,11 @@ class Navigator(Tree[NavData]):
                 node.add_leaf(label, NavData("morphism", mor.id))
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[NavData]) -> None:
-        self.ensure_loaded(event.node)
+        try:
+            self.ensure_loaded(event.node)
+        except CatDocError as error:  # the files broke since the last check; the app shows why
+            self._loaded.discard(event.node.id)
+            self.notify(error.message, severity="error")
 
     # ------------------------------------------------------------------ revealing
     def reveal(self, ref: Ref) -> bool:

@@ -1,0 +1,91 @@
+"""The validators: every check of DESIGN §2 with a stable code, producing the report of §3.
+
+Soundness rule: a check passes only with proof. Path equality comes from `catdoc.paths`, which
+answers True / False / None; None (undecided within its bound) becomes a warning, never a pass,
+and a check that cannot be made because something else is broken becomes an info saying so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from catdoc.errors import not_found
+from catdoc.project import Project
+from catdoc.validate.codes import CODES, Code
+from catdoc.validate.report import Finding, FunctorLaws, Report, Summary, render_report
+from catdoc.validate.validator import _Validator
+
+
+def validate_project(
+    project: Project,
+    *,
+    category: str | None = None,
+    functor: str | None = None,
+    natural_transformation: str | None = None,
+) -> Report:
+    """Validate the whole project, or only the one entity named (raises NOT_FOUND if unknown)."""
+    v = _Validator(project)
+    summary = Summary()
+    if category is not None:
+        cat = project.category_by_id.get(category)
+        if cat is None:
+            raise not_found("Category", category, project.category_by_id)
+        v.scoped = category
+        v.check_duplicates({id(cat), *map(id, cat.objects), *map(id, cat.morphisms)})
+        v.check_category(cat)
+        summary.categories_checked = 1
+    elif functor is not None:
+        fun = project.functor_by_id.get(functor)
+        if fun is None:
+            raise not_found("Functor", functor, project.functor_by_id)
+        v.scoped = functor
+        v.check_duplicates({id(fun)})
+        summary.functor_laws.append(v.check_functor(fun))
+        summary.functors_checked = 1
+    elif natural_transformation is not None:
+        nat = project.nat_by_id.get(natural_transformation)
+        if nat is None:
+            raise not_found("Natural transformation", natural_transformation, project.nat_by_id)
+        v.scoped = natural_transformation
+        v.check_duplicates({id(nat)})
+        v.check_nat(nat)
+        summary.natural_transformations_checked = 1
+    else:
+        v.check_duplicates(None)
+        v.check_top_level()
+        for cat in project.categories:
+            v.check_category(cat)
+        for fun in project.functors:
+            summary.functor_laws.append(v.check_functor(fun))
+        for nat in project.natural_transformations:
+            v.check_nat(nat)
+        summary.categories_checked = len(project.categories)
+        summary.functors_checked = len(project.functors)
+        summary.natural_transformations_checked = len(project.natural_transformations)
+    by_severity: dict[str, list[Finding]] = {"error": [], "warning": [], "info": []}
+    for item in v.findings:
+        by_severity[item.severity].append(item)
+    summary.total_errors = len(by_severity["error"])
+    summary.total_warnings = len(by_severity["warning"])
+    summary.total_infos = len(by_severity["info"])
+    now = dt.datetime.now(dt.UTC)
+    return Report(
+        is_valid=not by_severity["error"],
+        errors=by_severity["error"],
+        warnings=by_severity["warning"],
+        infos=by_severity["info"],
+        summary=summary,
+        timestamp=now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z",
+    )
+
+
+__all__ = [
+    "CODES",
+    "Code",
+    "Finding",
+    "FunctorLaws",
+    "Report",
+    "Summary",
+    "render_report",
+    "validate_project",
+]

@@ -1,0 +1,85 @@
+"""The report of DESIGN §3: findings by severity, functor laws and totals, and its text form."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from catdoc.results import Result
+from catdoc.validate.codes import Severity
+
+LawStatus = Literal["holds", "fails", "unknown"]
+
+
+class Finding(Result):
+    """One problem: what, where, and (in `message`) how to fix it."""
+
+    severity: Severity
+    code: str
+    message: str
+    ids: list[str] = Field(default_factory=list)
+    location: str = ""
+    category: str | None = None
+    functor: str | None = None
+    natural_transformation: str | None = None
+
+
+class FunctorLaws(Result):
+    functor: str
+    identity_preservation: LawStatus
+    composition_preservation: LawStatus
+
+
+class Summary(Result):
+    categories_checked: int = 0
+    functors_checked: int = 0
+    natural_transformations_checked: int = 0
+    total_errors: int = 0
+    total_warnings: int = 0
+    total_infos: int = 0
+    functor_laws: list[FunctorLaws] = Field(default_factory=list)
+
+
+class Report(Result):
+    """The original CatDoc report keys (`isValid`, `errors`, `warnings`, `summary`, `timestamp`)."""
+
+    is_valid: bool
+    errors: list[Finding] = Field(default_factory=list)
+    warnings: list[Finding] = Field(default_factory=list)
+    infos: list[Finding] = Field(default_factory=list)
+    summary: Summary = Field(default_factory=Summary)
+    timestamp: str
+
+
+def render_report(report: Report) -> str:
+    """The report as plain text: findings grouped by severity, then functor laws and totals."""
+    lines: list[str] = []
+    for title, items in (
+        ("Errors", report.errors),
+        ("Warnings", report.warnings),
+        ("Info", report.infos),
+    ):
+        if not items:
+            continue
+        lines.append(f"{title} ({len(items)}):")
+        for item in items:
+            lines.append(f"  {item.location or '-'}  {item.code}  {item.message}")
+        lines.append("")
+    s = report.summary
+    if s.functor_laws:
+        lines.append("Functor laws:")
+        for law in s.functor_laws:
+            lines.append(
+                f"  {law.functor}: identity preservation {law.identity_preservation}, "
+                f"composition preservation {law.composition_preservation}"
+            )
+        lines.append("")
+    verdict = "valid" if report.is_valid else "INVALID"
+    lines.append(
+        f"Checked {s.categories_checked} categor{'y' if s.categories_checked == 1 else 'ies'}, "
+        f"{s.functors_checked} functor(s), {s.natural_transformations_checked} natural "
+        f"transformation(s): {s.total_errors} error(s), {s.total_warnings} warning(s), "
+        f"{s.total_infos} info(s) — {verdict}."
+    )
+    return "\n".join(lines)
