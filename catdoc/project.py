@@ -355,7 +355,7 @@ def _validate_file(data: Any, text: str, rel: str) -> ModelFile:
         ) from None
 
 
-def _load_config(root: Path) -> Config:
+def load_config(root: Path) -> Config:
     path = root / CATDOC_DIR / CONFIG_FILE
     rel = f"{CATDOC_DIR}/{CONFIG_FILE}"
     if not path.is_file():
@@ -408,7 +408,7 @@ def load_project(root: Path | str) -> Project:
             "Run `catdoc init` there first.",
         )
     fingerprint = stamp(root)
-    config = _load_config(root)
+    config = load_config(root)
     project = Project(root=root, config=config, fingerprint=fingerprint)
     with gc_paused():
         for path in model_files(root):
@@ -459,6 +459,7 @@ __all__ = [
     "find_root",
     "gc_paused",
     "id_lines",
+    "load_config",
     "load_project",
     "model_files",
     "resolve_inside",

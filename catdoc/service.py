@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from catdoc import results as r
 from catdoc.errors import LOAD_ERROR, VALIDATION_ERROR, CatDocError, not_found
 from catdoc.model import Category, DocObject, Functor, Morphism, NaturalTransformation, as_path
-from catdoc.project import Project, find_root, load_project, stamp
+from catdoc.project import Project, find_root, load_config, load_project, stamp
 
 T = TypeVar("T")
 
@@ -571,15 +571,24 @@ class CatDoc:
         self,
         query: str,
         *,
-        mode: str = "hybrid",
+        mode: str | None = None,
         scope: str = "documents",
         filters: r.SearchFilters | None = None,
-        limit: int = 10,
+        limit: int | None = None,
         offset: int = 0,
         debug: bool = False,
     ) -> r.SearchResponse:
-        """Ranked documents or passages for a query, filtered (AND) by `filters`."""
+        """Ranked documents or passages for a query, filtered (AND) by `filters`.
+
+        `mode` and `limit` default to the project's `search` settings in config.yaml (read on
+        its own, so a cold process need not load the whole model to answer).
+        """
         from catdoc.search import run_search
+
+        if mode is None or limit is None:
+            settings = load_config(self.root).search
+            mode = settings.mode if mode is None else mode
+            limit = settings.limit if limit is None else limit
 
         return run_search(
             self,

@@ -45,9 +45,12 @@ def search(
         Scope, typer.Option(help="Whole documents, or passages (chunks) with line ranges.")
     ] = Scope.documents,
     mode: Annotated[
-        Mode,
-        typer.Option(help="text: BM25 only; hybrid: all signals; vector: needs catdoc[semantic]."),
-    ] = Mode.hybrid,
+        Mode | None,
+        typer.Option(
+            help="text: BM25 only; hybrid: all signals; vector: needs catdoc[semantic]. "
+            "Default: search.mode in config.yaml (hybrid)."
+        ),
+    ] = None,
     category: Annotated[str | None, _opt("Category id, name or alias.", "--category", "-c")] = None,
     include_children: Annotated[
         bool, typer.Option("--include-children", help="With --category: its subcategories too.")
@@ -67,7 +70,12 @@ def search(
     object_id: Annotated[
         str | None, _opt("Search the passages of this one document.", "--object")
     ] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", help="At most this many (1–200).")] = 10,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            "--limit", "-n", help="At most this many (1–200). Default: search.limit (10)."
+        ),
+    ] = None,
     offset: Annotated[int, typer.Option("--offset", help="Skip this many (for paging).")] = 0,
     debug: Annotated[
         bool, typer.Option("--debug", help="Show each ranking signal's contribution.")
@@ -104,7 +112,7 @@ def search(
     )
     response = service(ctx).search(
         query,
-        mode=mode.value,
+        mode=mode.value if mode else None,
         scope=scope.value,
         filters=filters,
         limit=limit,

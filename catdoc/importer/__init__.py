@@ -1,0 +1,81 @@
+"""Adopt an existing docs tree: each document becomes an object, grouped into categories.
+
+The import is planned completely from the loaded model before anything is written, so a bad file
+or an id conflict never leaves half an import behind. Re-running is idempotent: an object is found
+again by its document's path, and only fields that changed are rewritten. Writes go through
+`writeback.edit_yaml` (comments and key order kept, atomic replace), each edited file is checked
+against the file-format models before it replaces the old one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from catdoc import results as r
+from catdoc.errors import VALIDATION_ERROR, CatDocError
+from catdoc.importer.files import _common_folder, _expand, _read_documents
+from catdoc.importer.links import _link_references
+from catdoc.importer.planner import _Planner
+from catdoc.importer.writing import _write
+
+if TYPE_CHECKING:
+    from catdoc.service import CatDoc
+
+
+def import_documents(
+    service: CatDoc,
+    paths: Sequence[str],
+    *,
+    recursive: bool | None = None,
+    category_from: str | None = None,
+    domain: str | None = None,
+    category: str | None = None,
+    link: bool | None = None,
+    force: bool = False,
+) -> r.ImportResult:
+    """Import files, globs and directories (inside the project) as objects; see module doc."""
+    project = service.project()
+    settings = project.config.import_
+    recursive = settings.recursive if recursive is None else recursive
+    link = settings.link if link is None else link
+    category_from = category_from or settings.category_from
+    if category_from not in ("folder", "domain"):
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"category_from must be 'folder' or 'domain', got {category_from!r}.",
+            "Use --category-from folder (group by parent folder) or domain (front matter).",
+        )
+    if not paths:
+        raise CatDocError(
+            VALIDATION_ERROR,
+            "Nothing to import: no paths given.",
+            "Name files, globs (quoted, e.g. 'docs/**/*.md') or directories.",
+        )
+    root = project.root
+    files, skipped = _expand(root, paths, recursive=recursive)
+    docs = _read_documents(files, skipped)
+
+    planner = _Planner(project, force=force)
+    docs = planner.assign_ids(docs, skipped)
+    common = _common_folder([d.rel for d in docs])
+    for doc in docs:
+        planner.place(doc, category, category_from, common, domain)
+    references = _link_references(planner, docs, link=link)
+    written = _write(project, planner.plans) if planner.has_changes() else []
+
+    items = sorted([*planner.items, *skipped], key=lambda item: item.path)
+    counts = {action: sum(item.action == action for item in items) for action in _ACTIONS}
+    return r.ImportResult(
+        items=items,
+        **counts,
+        references=references,
+        morphisms_created=planner.morphisms_created,
+        written=written,
+    )
+
+
+_ACTIONS = ("created", "updated", "unchanged", "skipped")
+
+
+__all__ = ["import_documents"]

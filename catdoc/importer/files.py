@@ -1,0 +1,182 @@
+"""Which files an import takes (named files, globs, directory walks) and reading them."""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catdoc import results as r
+from catdoc.documents import (
+    DOCUMENT_SUFFIXES,
+    FrontMatter,
+    Kind,
+    kind_of,
+    read_document,
+    split_front_matter,
+)
+from catdoc.errors import NOT_FOUND, CatDocError
+from catdoc.model import DocObject
+from catdoc.project import resolve_inside
+
+SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages"})
+"""Folders a directory import never enters (besides hidden ones): installed code, not docs."""
+
+_GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+@dataclass
+class _Doc:
+    """One document on its way to becoming an object."""
+
+    rel: str
+    file: Path
+    kind: Kind
+    text: str
+    front: FrontMatter
+    object_id: str = ""
+    category: str = ""
+    fields: dict[str, Any] = field(default_factory=dict)
+    existing: DocObject | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def parts(self) -> list[str]:
+        """The path's folders and stem: the material of slug ids."""
+        *folders, name = self.rel.split("/")
+        return [*folders, Path(name).stem]
+
+
+def _skip(rel: str, reason: str) -> r.ImportItem:
+    return r.ImportItem(path=rel, action="skipped", reason=reason)
+
+
+def _expand(
+    root: Path, paths: Sequence[str], *, recursive: bool
+) -> tuple[list[tuple[str, Path]], list[r.ImportItem]]:
+    """(project-relative path, file) for every candidate, sorted and deduplicated; plus the files
+    of directories that were passed over, with the reason. A named file or glob match is a
+    candidate whatever its suffix (it is read to see whether it is text); a directory contributes
+    its document files only."""
+    found: dict[str, Path] = {}
+    skipped: dict[str, r.ImportItem] = {}
+
+    def add(file: Path) -> None:
+        rel = file.relative_to(root).as_posix()
+        found[rel] = file
+        skipped.pop(rel, None)
+
+    for raw in paths:
+        text = str(raw)
+        if _GLOB_CHARS.search(text):
+            matches = _glob(root, text)
+            if not matches:
+                raise CatDocError(
+                    NOT_FOUND,
+                    f"No files match {text!r} (relative to the project root {root}).",
+                    "Check the pattern; `**` matches folders at any depth, e.g. 'docs/**/*.md'.",
+                )
+            for match in matches:
+                if match.is_dir():
+                    _walk(root, match, recursive, add, found, skipped)
+                elif match.is_file():
+                    add(match)
+            continue
+        target = resolve_inside(root, text)
+        if target.is_dir():
+            _walk(root, target, recursive, add, found, skipped)
+        elif target.is_file():
+            add(target)
+        else:
+            raise CatDocError(
+                NOT_FOUND,
+                f"No such file or directory: {text!r}.",
+                "Give paths that exist; relative paths are taken from the project root "
+                "(the CLI takes them from the working directory).",
+            )
+    return sorted(found.items()), list(skipped.values())
+
+
+def _glob(root: Path, pattern: str) -> list[Path]:
+    """Matches of a glob, each resolved inside the project (escapes are refused)."""
+    raw = Path(pattern)
+    parts = raw.parts
+    fixed = next((i for i, part in enumerate(parts) if _GLOB_CHARS.search(part)), len(parts))
+    base = resolve_inside(root, Path(*parts[:fixed]) if fixed else ".")
+    rest = os.path.join(*parts[fixed:]) if fixed < len(parts) else ""
+    hits = glob.glob(rest, root_dir=base, recursive=True) if rest else [""]
+    return sorted({resolve_inside(root, base / hit) for hit in hits})
+
+
+def _walk(
+    root: Path,
+    directory: Path,
+    recursive: bool,
+    add: Callable[[Path], None],
+    found: dict[str, Path],
+    skipped: dict[str, r.ImportItem],
+) -> None:
+    """Document files under a directory (hidden files and folders, and installed packages such
+    as node_modules, are left out)."""
+    for current, dirnames, filenames in os.walk(directory):
+        dirnames[:] = (
+            sorted(d for d in dirnames if not d.startswith(".") and d not in SKIPPED_FOLDERS)
+            if recursive
+            else []
+        )
+        for name in sorted(filenames):
+            if name.startswith("."):
+                continue
+            path = Path(current) / name
+            try:
+                file = resolve_inside(root, path)
+            except CatDocError:
+                rel = path.relative_to(root).as_posix()
+                skipped[rel] = _skip(rel, "a symbolic link that leads outside the project.")
+                continue
+            rel = file.relative_to(root).as_posix()
+            if file.suffix.lower() in DOCUMENT_SUFFIXES:
+                add(file)
+                continue
+            if rel in found:
+                continue
+            skipped.setdefault(
+                rel,
+                _skip(
+                    rel,
+                    f"not a document type ({file.suffix or 'no suffix'}); folders are imported "
+                    "for .md, .markdown, .rst, .txt, .adoc … (name a text file explicitly to "
+                    "import it anyway).",
+                ),
+            )
+
+
+def _common_folder(rels: list[str]) -> str:
+    """The deepest folder holding every imported file ('' for the project root)."""
+    folders = [os.path.dirname(rel) for rel in rels]
+    if not folders:
+        return ""
+    common = os.path.commonpath(folders) if all(folders) else ""
+    return common.replace(os.sep, "/")
+
+
+def _read_documents(files: list[tuple[str, Path]], skipped: list[r.ImportItem]) -> list[_Doc]:
+    """Each file's text and front matter; unreadable files and bad front matter are skipped."""
+    docs: list[_Doc] = []
+    for rel, file in files:
+        try:
+            text = read_document(file, rel)
+        except CatDocError as exc:
+            skipped.append(_skip(rel, f"{exc.message} {exc.hint}".strip()))
+            continue
+        kind = kind_of(file)
+        front = split_front_matter(text) if kind != "rst" else FrontMatter({}, text, 1)
+        if front.error:
+            skipped.append(_skip(rel, f"{rel}: {front.error}"))
+            continue
+        docs.append(_Doc(rel, file, kind, text, front))
+    return docs

@@ -1,0 +1,27 @@
+"""Readable ids and names made from file names, folders and titles."""
+
+from __future__ import annotations
+
+import re
+
+_NON_ID = re.compile(r"[\W_]+")
+
+
+def slugify(text: str) -> str:
+    """A readable id: lower case, words joined by `-` (letters of any script are kept)."""
+    return _NON_ID.sub("-", text.casefold()).strip("-")
+
+
+def humanize(slug: str) -> str:
+    """`getting-started` → `Getting started`: a fallback title or category name."""
+    words = re.sub(r"[-_]+", " ", slug).strip()
+    return words[:1].upper() + words[1:] if words else slug
+
+
+def _unique(base: str, used: set[str]) -> str:
+    """`base`, or `base-2`, `base-3` … whichever is not used yet; it is then marked used."""
+    ident, n = base, 2
+    while ident in used:
+        ident, n = f"{base}-{n}", n + 1
+    used.add(ident)
+    return ident

@@ -1,0 +1,258 @@
+"""Planning an import: each document's object id and category, and what changes where."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from catdoc import results as r
+from catdoc.importer.fields import _changes, _fields, _scalar
+from catdoc.importer.files import _Doc, _skip
+from catdoc.importer.names import _unique, humanize, slugify
+from catdoc.model import DocObject
+from catdoc.project import CATDOC_DIR, MODEL_FILE, Project, resolve_inside
+
+NEW_CATEGORY_FILE = f"{CATDOC_DIR}/{MODEL_FILE}"
+ROOT_CATEGORY = "documents"
+"""Category of files that sit directly in the project root when grouping by folder."""
+
+
+@dataclass
+class _CategoryPlan:
+    """What the import does to one category: objects to add or change, morphisms to add."""
+
+    id: str
+    name: str | None = None  # set only for a category the import creates
+    new_objects: list[dict[str, Any]] = field(default_factory=list)
+    changes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    new_morphisms: list[dict[str, Any]] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not (self.name or self.new_objects or self.changes or self.new_morphisms)
+
+
+class _Planner:
+    """Decides ids, categories, field changes and links, then writes them in one go."""
+
+    def __init__(self, project: Project, *, force: bool) -> None:
+        self.project = project
+        self.root = project.root
+        self.force = force
+        self.items: list[r.ImportItem] = []
+        self.plans: dict[str, dict[str, _CategoryPlan]] = {}  # yaml file → category id → plan
+        self.object_category: dict[str, str] = {}
+        self.by_path: dict[str, DocObject] = {}
+        self.morphisms_created: list[str] = []
+        self.functors_from: dict[str, list[str]] = {}
+        for fun in project.functors:
+            self.functors_from.setdefault(fun.source_category, []).append(fun.id)
+        for obj in project.object_by_id.values():
+            if obj.path:
+                try:
+                    rel = resolve_inside(self.root, obj.path).relative_to(self.root).as_posix()
+                except CatDocError:
+                    continue
+                self.by_path.setdefault(rel, obj)
+
+    # ------------------------------------------------------------------ ids
+    def assign_ids(self, docs: list[_Doc], skipped: list[r.ImportItem]) -> list[_Doc]:
+        """Give each document its object id; drop (and report) those whose id conflicts."""
+        objects = self.project.object_by_id
+        claimed: dict[str, str] = {}  # id → rel of the document that has it in this import
+        kept: list[_Doc] = []
+        slugged: list[_Doc] = []
+        for doc in docs:
+            existing = self.by_path.get(doc.rel)
+            wanted = _scalar(doc.front.meta.get("id"))
+            if existing is not None:
+                doc.object_id, doc.existing = existing.id, existing
+                if wanted and wanted != existing.id:
+                    doc.notes.append(
+                        f"front matter id {wanted!r} differs from the object {existing.id!r} "
+                        "that already has this path; kept the object's id (rename it in the "
+                        "YAML and its references to change it)."
+                    )
+            elif wanted:
+                other = objects.get(wanted)
+                if other is not None and not self.force:
+                    where = other.path or "inline content"
+                    skipped.append(
+                        _skip(
+                            doc.rel,
+                            f"object id {wanted!r} already exists for {where} "
+                            f"({self.project.locate(other)}); give this document another `id` "
+                            "in its front matter, or pass --force to point that object at this "
+                            "file.",
+                        )
+                    )
+                    continue
+                if other is not None:
+                    doc.existing = other
+                    doc.notes.append(f"--force: object {wanted!r} now points at this file.")
+                doc.object_id = wanted
+            else:
+                slugged.append(doc)
+            if doc.object_id:
+                if doc.object_id in claimed:
+                    skipped.append(
+                        _skip(
+                            doc.rel,
+                            f"object id {doc.object_id!r} is also used by "
+                            f"{claimed[doc.object_id]} in this import; give one of them another "
+                            "`id` in its front matter.",
+                        )
+                    )
+                    continue
+                claimed[doc.object_id] = doc.rel
+            kept.append(doc)
+        self._slug_ids(slugged, set(objects) | set(claimed))
+        return kept
+
+    @staticmethod
+    def _slug_ids(docs: list[_Doc], taken: set[str]) -> None:
+        """Ids from file names, lengthened with parent folders until unique, then numbered.
+
+        Colliding documents all grow together (`a/intro.md`, `b/intro.md` → `a-intro`,
+        `b-intro`), so the outcome does not depend on the order files were named in.
+        """
+        depth = {doc.rel: 1 for doc in docs}
+
+        def slug(doc: _Doc) -> str:
+            return slugify("-".join(doc.parts[-depth[doc.rel] :])) or "document"
+
+        changed = True
+        while changed:
+            changed = False
+            counts: dict[str, int] = {}
+            for doc in docs:
+                counts[slug(doc)] = counts.get(slug(doc), 0) + 1
+            for doc in docs:
+                current = slug(doc)
+                clash = current in taken or counts[current] > 1
+                if clash and depth[doc.rel] < len(doc.parts):
+                    depth[doc.rel] += 1
+                    changed = True
+        used = set(taken)
+        for doc in sorted(docs, key=lambda d: d.rel):
+            ident = _unique(slug(doc), used)
+            doc.object_id = ident
+            first = slugify(doc.parts[-1]) or "document"
+            if ident != first:
+                doc.notes.append(f"id {first!r} was taken; used {ident!r}.")
+
+    # ------------------------------------------------------------------ categories and fields
+    def place(
+        self,
+        doc: _Doc,
+        category: str | None,
+        category_from: str,
+        common: str,
+        domain: str | None,
+    ) -> None:
+        """Choose the document's category, compute its fields, and record the change."""
+        doc.fields = _fields(doc, domain)
+        try:
+            DocObject.model_validate(doc.fields)
+        except ValidationError as exc:
+            problem = exc.errors()[0]
+            where = ".".join(str(p) for p in problem["loc"])
+            self.items.append(
+                _skip(doc.rel, f"field {where!r}: {problem['msg']}; fix the front matter.")
+            )
+            return
+        if doc.existing is not None and doc.existing.id in self.project.category_of_object:
+            doc.category = self.project.category_of_object[doc.existing.id]
+            if category is not None and self._resolve_category(category)[0] != doc.category:
+                doc.notes.append(
+                    f"stays in category {doc.category!r}; move it in the YAML to change that."
+                )
+        else:
+            ref = category
+            if ref is None and category_from == "domain":
+                ref = _scalar(doc.fields.get("domain"))
+                if ref is None:
+                    doc.notes.append("no `domain` in the front matter; grouped by folder.")
+            cat_id, name = (
+                self._resolve_category(ref)
+                if ref is not None
+                else self._folder_category(doc, common)
+            )
+            doc.category = cat_id
+            if name is not None:
+                self.plan_for(cat_id, new_name=name)
+        self.object_category[doc.object_id] = doc.category
+        self._record(doc)
+
+    def _resolve_category(self, ref: str) -> tuple[str, str | None]:
+        """(category id, name if it must be created) for an id, name or alias."""
+        cats = self.project.category_by_id
+        candidates = [ref, slugify(ref)]
+        for cand in candidates:
+            if cand in cats:
+                return cand, None
+        folded = {c.casefold() for c in candidates}
+        for cat in self.project.categories:
+            names = [cat.name or "", *cat.aliases]
+            if any(n.casefold() in folded for n in names if n):
+                return cat.id, None
+        ident = slugify(ref) or "documents"
+        return ident, (ref.strip() if ref.strip() != ident else humanize(ident))
+
+    def _folder_category(self, doc: _Doc, common: str) -> tuple[str, str | None]:
+        folder = os.path.dirname(doc.rel)
+        inner = folder[len(common) :].strip("/") if common else folder
+        if inner:
+            parts = inner.split("/")
+            ident = slugify("-".join(parts))
+            name = " / ".join(humanize(p) for p in parts)
+        elif folder:
+            ident = slugify(os.path.basename(folder))
+            name = humanize(os.path.basename(folder))
+        else:
+            ident, name = ROOT_CATEGORY, humanize(ROOT_CATEGORY)
+        found, new_name = self._resolve_category(ident)
+        return found, (name if new_name is not None else None)
+
+    def _record(self, doc: _Doc) -> None:
+        """Compare with the existing object and remember the create/update for writing."""
+        plan = self.plan_for(doc.category)
+        if doc.existing is None:
+            plan.new_objects.append(doc.fields)
+            action = "created"
+            functors = self.functors_from.get(doc.category)
+            if functors:
+                doc.notes.append(
+                    f"category {doc.category!r} is the source of functor(s) "
+                    f"{', '.join(functors)}: map this object in their objectMapping "
+                    "(`catdoc validate` lists what is missing)."
+                )
+        else:
+            changes = _changes(doc.existing, doc.fields)
+            if changes:
+                plan.changes[doc.object_id] = changes
+            action = "updated" if changes else "unchanged"
+        self.items.append(
+            r.ImportItem(
+                path=doc.rel,
+                object_id=doc.object_id,
+                category=doc.category,
+                action=action,
+                reason=" ".join(doc.notes) or None,
+            )
+        )
+
+    def plan_for(self, cat_id: str, *, new_name: str | None = None) -> _CategoryPlan:
+        cat = self.project.category_by_id.get(cat_id)
+        origin = cat.origin if cat is not None and cat.origin else NEW_CATEGORY_FILE
+        plans = self.plans.setdefault(origin, {})
+        plan = plans.get(cat_id)
+        if plan is None:
+            plan = plans[cat_id] = _CategoryPlan(cat_id, name=new_name if cat is None else None)
+        return plan
+
+    # ------------------------------------------------------------------ writing
+    def has_changes(self) -> bool:
+        return any(not plan.empty() for plans in self.plans.values() for plan in plans.values())
