@@ -5,6 +5,9 @@ or an id conflict never leaves half an import behind. Re-running is idempotent: 
 again by its document's path, and only fields that changed are rewritten. Writes go through
 `writeback.edit_yaml` (comments and key order kept, atomic replace), each edited file is checked
 against the file-format models before it replaces the old one.
+
+`files` finds and reads the documents, `planner` gives them ids and categories (with `names` and
+`fields`), `links` turns references into morphisms, and `writing` applies the plans to the YAML.
 """
 
 from __future__ import annotations

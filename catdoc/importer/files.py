@@ -70,6 +70,16 @@ def _expand(
         found[rel] = file
         skipped.pop(rel, None)
 
+    def take(path: Path) -> bool:
+        """Add a file, or a directory's document files; False when `path` is neither."""
+        if path.is_dir():
+            _walk(root, path, recursive, add, found, skipped)
+        elif path.is_file():
+            add(path)
+        else:
+            return False
+        return True
+
     for raw in paths:
         text = str(raw)
         if _GLOB_CHARS.search(text):
@@ -81,17 +91,9 @@ def _expand(
                     "Check the pattern; `**` matches folders at any depth, e.g. 'docs/**/*.md'.",
                 )
             for match in matches:
-                if match.is_dir():
-                    _walk(root, match, recursive, add, found, skipped)
-                elif match.is_file():
-                    add(match)
+                take(match)
             continue
-        target = resolve_inside(root, text)
-        if target.is_dir():
-            _walk(root, target, recursive, add, found, skipped)
-        elif target.is_file():
-            add(target)
-        else:
+        if not take(resolve_inside(root, text)):
             raise CatDocError(
                 NOT_FOUND,
                 f"No such file or directory: {text!r}.",

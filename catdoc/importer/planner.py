@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from catdoc import results as r
+from catdoc.errors import CatDocError
 from catdoc.importer.fields import _changes, _fields, _scalar
 from catdoc.importer.files import _Doc, _skip
 from catdoc.importer.names import _unique, humanize, slugify
@@ -35,11 +36,13 @@ class _CategoryPlan:
 
 
 class _Planner:
-    """Decides ids, categories, field changes and links, then writes them in one go."""
+    """Decides ids, categories and field changes before anything is written.
+
+    Its plans are what `links` adds morphisms to and `writing` applies, file by file.
+    """
 
     def __init__(self, project: Project, *, force: bool) -> None:
         self.project = project
-        self.root = project.root
         self.force = force
         self.items: list[r.ImportItem] = []
         self.plans: dict[str, dict[str, _CategoryPlan]] = {}  # yaml file → category id → plan
@@ -49,10 +52,11 @@ class _Planner:
         self.functors_from: dict[str, list[str]] = {}
         for fun in project.functors:
             self.functors_from.setdefault(fun.source_category, []).append(fun.id)
+        root = project.root
         for obj in project.object_by_id.values():
             if obj.path:
                 try:
-                    rel = resolve_inside(self.root, obj.path).relative_to(self.root).as_posix()
+                    rel = resolve_inside(root, obj.path).relative_to(root).as_posix()
                 except CatDocError:
                     continue
                 self.by_path.setdefault(rel, obj)
@@ -143,7 +147,7 @@ class _Planner:
             if ident != first:
                 doc.notes.append(f"id {first!r} was taken; used {ident!r}.")
 
-    # ------------------------------------------------------------------ categories and fields
+    # ------------------------------------------------------------------ categories
     def place(
         self,
         doc: _Doc,
@@ -244,7 +248,9 @@ class _Planner:
             )
         )
 
+    # ------------------------------------------------------------------ plans
     def plan_for(self, cat_id: str, *, new_name: str | None = None) -> _CategoryPlan:
+        """The category's plan, kept under the file that defines it (new ones: the main file)."""
         cat = self.project.category_by_id.get(cat_id)
         origin = cat.origin if cat is not None and cat.origin else NEW_CATEGORY_FILE
         plans = self.plans.setdefault(origin, {})
@@ -253,6 +259,5 @@ class _Planner:
             plan = plans[cat_id] = _CategoryPlan(cat_id, name=new_name if cat is None else None)
         return plan
 
-    # ------------------------------------------------------------------ writing
     def has_changes(self) -> bool:
         return any(not plan.empty() for plans in self.plans.values() for plan in plans.values())

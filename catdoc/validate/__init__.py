@@ -3,17 +3,33 @@
 Soundness rule: a check passes only with proof. Path equality comes from `catdoc.paths`, which
 answers True / False / None; None (undecided within its bound) becomes a warning, never a pass,
 and a check that cannot be made because something else is broken becomes an info saying so.
+
+`codes` lists every code, `report` the report and its text form; the checks live in
+`project_checks`, `categories`, `functors` and `transformations`, joined by `validator`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
+from typing import TypeVar
 
 from catdoc.errors import not_found
 from catdoc.project import Project
 from catdoc.validate.codes import CODES, Code
 from catdoc.validate.report import Finding, FunctorLaws, Report, Summary, render_report
 from catdoc.validate.validator import _Validator
+
+_T = TypeVar("_T")
+
+
+def _scope(v: _Validator, table: Mapping[str, _T], ident: str, kind: str) -> _T:
+    """The one entity a scoped run checks; NOT_FOUND, with close ids, when there is none."""
+    entity = table.get(ident)
+    if entity is None:
+        raise not_found(kind, ident, table)
+    v.scoped = ident
+    return entity
 
 
 def validate_project(
@@ -27,26 +43,17 @@ def validate_project(
     v = _Validator(project)
     summary = Summary()
     if category is not None:
-        cat = project.category_by_id.get(category)
-        if cat is None:
-            raise not_found("Category", category, project.category_by_id)
-        v.scoped = category
+        cat = _scope(v, project.category_by_id, category, "Category")
         v.check_duplicates({id(cat), *map(id, cat.objects), *map(id, cat.morphisms)})
         v.check_category(cat)
         summary.categories_checked = 1
     elif functor is not None:
-        fun = project.functor_by_id.get(functor)
-        if fun is None:
-            raise not_found("Functor", functor, project.functor_by_id)
-        v.scoped = functor
+        fun = _scope(v, project.functor_by_id, functor, "Functor")
         v.check_duplicates({id(fun)})
         summary.functor_laws.append(v.check_functor(fun))
         summary.functors_checked = 1
     elif natural_transformation is not None:
-        nat = project.nat_by_id.get(natural_transformation)
-        if nat is None:
-            raise not_found("Natural transformation", natural_transformation, project.nat_by_id)
-        v.scoped = natural_transformation
+        nat = _scope(v, project.nat_by_id, natural_transformation, "Natural transformation")
         v.check_duplicates({id(nat)})
         v.check_nat(nat)
         summary.natural_transformations_checked = 1
