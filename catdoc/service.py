@@ -84,6 +84,11 @@ class CatDoc:
             self._project, self._load_error, self._derived = project, None, {}
             return project
 
+    def _current(self) -> Project:
+        """The model this request already loaded, without another stat check: per-item helpers
+        (summaries of thousands of objects) would otherwise stat the model files once per item."""
+        return self._project if self._project is not None else self.project()
+
     def derived(self, key: str, build: Callable[[Project], T]) -> T:
         """Memoise something computed from the current project (dropped on reload)."""
         project = self.project()
@@ -210,7 +215,7 @@ class CatDoc:
         return r.ObjectSummary(
             id=obj.id,
             title=obj.label,
-            category=self.project().category_of_object.get(obj.id, ""),
+            category=self._current().category_of_object.get(obj.id, ""),
             domain=obj.domain,
             path=obj.path,
             tags=obj.tags,
@@ -225,7 +230,7 @@ class CatDoc:
         return r.MorphismSummary(
             id=mor.id,
             name=mor.label,
-            category=self.project().category_of_morphism.get(mor.id, ""),
+            category=self._current().category_of_morphism.get(mor.id, ""),
             source=mor.source,
             target=mor.target,
             is_identity=mor.is_identity,
@@ -383,7 +388,7 @@ class CatDoc:
             target_category=fun.target_category,
             objects_mapped=len(fun.object_mapping),
             morphisms_mapped=len(fun.morphism_mapping),
-            location=self.project().locate(fun),
+            location=self._current().locate(fun),
         )
 
     def list_functors(self) -> list[r.FunctorSummary]:
@@ -420,7 +425,7 @@ class CatDoc:
             source_functor=nat.source_functor,
             target_functor=nat.target_functor,
             component_count=len(nat.components),
-            location=self.project().locate(nat),
+            location=self._current().locate(nat),
         )
 
     def list_natural_transformations(self) -> list[r.NaturalTransformationSummary]:
