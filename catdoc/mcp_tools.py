@@ -61,6 +61,17 @@ OptionalCategory = Annotated[
 ObjectId = Annotated[str, Field(min_length=1, description="Object (document) id, e.g. 'req-auth'.")]
 Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT, description=f"Page size, 1–{MAX_LIMIT}.")]
 Offset = Annotated[int, Field(ge=0, description="Items to skip (paging); 0 for the first page.")]
+MemberLimit = Annotated[
+    int,
+    Field(
+        ge=1,
+        le=MAX_LIMIT,
+        description=f"Most entries per member list, 1–{MAX_LIMIT}; page with memberOffset.",
+    ),
+]
+MemberOffset = Annotated[
+    int, Field(ge=0, description="Entries to skip in each member list (paging).")
+]
 
 
 def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
@@ -108,7 +119,8 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         description="List every category (layer of documents, e.g. requirements, design, "
         "tests) with its description, hierarchy and object/morphism counts. Start here to "
         "learn how a project is organised. Set includeMembers to get each category's objects "
-        "and morphisms too (large on big projects). For one category's details use "
+        "and morphisms too (the first memberLimit of each; page further with "
+        "catdoc_show_category). For one category's details use "
         "catdoc_show_category; for documents across categories use catdoc_list_objects.",
     )
     def catdoc_list_categories(
@@ -116,10 +128,11 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
             bool,
             Field(description="Also return each category's objects and morphisms."),
         ] = False,
+        memberLimit: MemberLimit = 100,
     ) -> CategoryList:
         if includeMembers:
             items: list[r.CategoryDetail | r.CategorySummary] = [
-                svc.show_category(c.id) for c in svc.list_categories()
+                svc.show_category(c.id, limit=memberLimit) for c in svc.list_categories()
             ]
         else:
             items = list(svc.list_categories())
@@ -129,13 +142,16 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         name="catdoc_show_category",
         title="Show a category",
         description="Show one category: description, parent/children hierarchy, equations, "
-        "all its objects and morphisms, and the functors into and out of it. Use it after "
+        "its objects and morphisms (paged together with memberLimit/memberOffset; objectCount "
+        "and morphismCount are the totals), and the functors into and out of it. Use it after "
         "catdoc_list_categories to explore a layer. For a single document use "
         "catdoc_show_object; to check the category's consistency use catdoc_validate_category. "
         "Unknown ids answer NOT_FOUND ('Category not found') with close ids.",
     )
-    def catdoc_show_category(categoryId: CategoryRef) -> r.CategoryDetail:
-        return svc.show_category(categoryId)
+    def catdoc_show_category(
+        categoryId: CategoryRef, memberLimit: MemberLimit = 100, memberOffset: MemberOffset = 0
+    ) -> r.CategoryDetail:
+        return svc.show_category(categoryId, limit=memberLimit, offset=memberOffset)
 
     # ------------------------------------------------------------------ objects
     @tool(
@@ -412,16 +428,19 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
     @tool(
         name="catdoc_show_functor",
         title="Show a functor",
-        description="Show one functor: its object mapping and morphism mapping, each entry "
-        "with a verdict (ok, missing, error, warning) and problems, and whether identity and "
+        description="Show one functor: its object mapping and morphism mapping (each paged "
+        "with memberLimit/memberOffset), each entry with a verdict (ok, missing, error, "
+        "warning) and problems, and whether identity and "
         "composition preservation hold. Use it to answer 'which design document implements "
         "this requirement?'. For all functors use catdoc_list_functors; for a full check use "
         "catdoc_validate_functor.",
     )
     def catdoc_show_functor(
         functorId: Annotated[str, Field(min_length=1, description="Functor id.")],
+        memberLimit: MemberLimit = 100,
+        memberOffset: MemberOffset = 0,
     ) -> r.FunctorDetail:
-        return svc.show_functor(functorId)
+        return svc.show_functor(functorId, limit=memberLimit, offset=memberOffset)
 
     @tool(
         name="catdoc_list_natural_transformations",
@@ -439,14 +458,17 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         name="catdoc_show_natural_transformation",
         title="Show a natural transformation",
         description="Show one natural transformation: source and target functors and "
-        "categories, and its component for every object, each with a verdict. For the list "
+        "categories, and its component for every object (paged with memberLimit/"
+        "memberOffset), each with a verdict. For the list "
         "use catdoc_list_natural_transformations; to check naturality squares use "
         "catdoc_validate_natural_transformation.",
     )
     def catdoc_show_natural_transformation(
         id: Annotated[str, Field(min_length=1, description="Natural transformation id.")],
+        memberLimit: MemberLimit = 100,
+        memberOffset: MemberOffset = 0,
     ) -> r.NaturalTransformationDetail:
-        return svc.show_natural_transformation(id)
+        return svc.show_natural_transformation(id, limit=memberLimit, offset=memberOffset)
 
     # ------------------------------------------------------------------ graph
     @tool(

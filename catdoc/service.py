@@ -241,7 +241,12 @@ class CatDoc:
     def list_categories(self) -> list[r.CategorySummary]:
         return [self._category_summary(cat) for cat in self.project().categories]
 
-    def show_category(self, ref: str) -> r.CategoryDetail:
+    def show_category(
+        self, ref: str, *, limit: int | None = None, offset: int = 0
+    ) -> r.CategoryDetail:
+        """The category with its objects and morphisms; `limit`/`offset` page both member lists
+        (the counts stay totals), so a 2,500-object layer need not be built in full."""
+        window = _window(limit, offset)
         cat = self.category(ref)
         project = self.project()
         hierarchy, seen, node = [], set(), cat
@@ -253,8 +258,8 @@ class CatDoc:
             **self._category_summary(cat).model_dump(by_alias=False),
             hierarchy=hierarchy[::-1],
             equations=[(as_path(lhs), as_path(rhs)) for lhs, rhs in cat.equations],
-            objects=[self._object_summary(o) for o in cat.objects],
-            morphisms=[self._morphism_summary(m) for m in cat.morphisms],
+            objects=[self._object_summary(o) for o in cat.objects[window]],
+            morphisms=[self._morphism_summary(m) for m in cat.morphisms[window]],
             functors_out=[f.id for f in project.functors if f.source_category == cat.id],
             functors_in=[f.id for f in project.functors if f.target_category == cat.id],
         )
@@ -394,7 +399,11 @@ class CatDoc:
     def list_functors(self) -> list[r.FunctorSummary]:
         return [self._functor_summary(f) for f in self.project().functors]
 
-    def show_functor(self, functor_id: str) -> r.FunctorDetail:
+    def show_functor(
+        self, functor_id: str, *, limit: int | None = None, offset: int = 0
+    ) -> r.FunctorDetail:
+        """The functor with its mappings; `limit`/`offset` page both mapping lists."""
+        window = _window(limit, offset)
         fun = self.functor(functor_id)
         project = self.project()
         report = self.validate(functor=fun.id)
@@ -405,7 +414,7 @@ class CatDoc:
         laws = next((law for law in report.summary.functor_laws if law.functor == fun.id), None)
         return r.FunctorDetail(
             **self._functor_summary(fun).model_dump(by_alias=False),
-            object_mapping=_entries(obj_keys, fun.object_mapping, verdicts),
+            object_mapping=_entries(obj_keys, fun.object_mapping, verdicts, window=window),
             morphism_mapping=_entries(
                 mor_keys,
                 fun.morphism_mapping,
@@ -413,6 +422,7 @@ class CatDoc:
                 frozenset(m.id for m in source.morphisms if m.is_identity)
                 if source
                 else frozenset(),
+                window=window,
             ),
             identity_preservation=laws.identity_preservation if laws else "unknown",
             composition_preservation=laws.composition_preservation if laws else "unknown",
@@ -431,7 +441,11 @@ class CatDoc:
     def list_natural_transformations(self) -> list[r.NaturalTransformationSummary]:
         return [self._nat_summary(n) for n in self.project().natural_transformations]
 
-    def show_natural_transformation(self, nat_id: str) -> r.NaturalTransformationDetail:
+    def show_natural_transformation(
+        self, nat_id: str, *, limit: int | None = None, offset: int = 0
+    ) -> r.NaturalTransformationDetail:
+        """The transformation with its components; `limit`/`offset` page the components."""
+        window = _window(limit, offset)
         nat = self.natural_transformation(nat_id)
         project = self.project()
         report = self.validate(natural_transformation=nat.id)
@@ -443,7 +457,7 @@ class CatDoc:
             **self._nat_summary(nat).model_dump(by_alias=False),
             source_category=fun.source_category if fun else None,
             target_category=fun.target_category if fun else None,
-            components=_entries(keys, nat.components, verdicts),
+            components=_entries(keys, nat.components, verdicts, window=window),
         )
 
     # ------------------------------------------------------------------ validation
@@ -617,6 +631,16 @@ def _positions(project: Project) -> dict[tuple[str, str], int]:
     return positions
 
 
+def _window(limit: int | None, offset: int) -> slice:
+    """The slice for optional paging of a member list (`limit=None`: everything from offset)."""
+    if limit is not None:
+        check_page(limit, offset)
+        return slice(offset, offset + limit)
+    if offset < 0:
+        check_page(1, offset)
+    return slice(offset, None)
+
+
 def _children_of(project: Project) -> dict[str, list[str]]:
     children: dict[str, list[str]] = {}
     for cat in project.categories:
@@ -659,15 +683,18 @@ def _entries(
     mapping: dict[str, Any],
     verdicts: dict[str, tuple[str, list[str]]],
     implicit: frozenset[str] = frozenset(),
+    *,
+    window: slice = slice(None),
 ) -> list[r.MappingEntry]:
-    """One entry per source key (missing ones marked), then mapping keys the source lacks.
+    """One entry per source key (missing ones marked), then mapping keys the source lacks;
+    only the entries in `window` are built.
 
     Keys in `implicit` (identity markers) need no entry: they map to identities by definition.
     """
     known = set(keys)
     ordered = list(keys) + [k for k in mapping if k not in known]
     entries = []
-    for key in ordered:
+    for key in ordered[window]:
         status, problems = verdicts.get(key, ("ok", []))
         if key not in mapping and status == "ok" and key not in implicit:
             status = "missing"
