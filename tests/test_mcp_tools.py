@@ -17,6 +17,9 @@ from catdoc.service import CatDoc
 
 pytestmark = pytest.mark.anyio
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+VALID_EXAMPLES = ["traceability", "math"]
+
 TOOLS = {
     "catdoc_init",
     "catdoc_list_categories",
@@ -77,6 +80,11 @@ SUCCESS: list[tuple[str, dict[str, Any], Check]] = [
             and ids(d["morphisms"]) == ["login-needs-session"]
             and d["functorsOut"] == ["realize", "realize-v2"]
         ),
+    ),
+    (
+        "catdoc_show_category",
+        {"categoryId": "design", "memberLimit": 1, "memberOffset": 1},
+        lambda d: ids(d["objects"]) == ["des-session-store"] and d["objectCount"] == 2,
     ),
     (
         "catdoc_list_objects",
@@ -181,6 +189,11 @@ SUCCESS: list[tuple[str, dict[str, Any], Check]] = [
             {e["key"]: e["value"] for e in d["objectMapping"]}["req-login"] == "des-login-form"
             and d["identityPreservation"] == "holds"
         ),
+    ),
+    (
+        "catdoc_show_functor",
+        {"functorId": "realize", "memberLimit": 1, "memberOffset": 1},
+        lambda d: [e["key"] for e in d["objectMapping"]] == ["req-session"],
     ),
     (
         "catdoc_list_natural_transformations",
@@ -345,3 +358,58 @@ async def test_resources_serve_graph_and_documents(client: Client) -> None:
     doc = await client.read_resource("catdoc://objects/req-login")
     text = doc.contents[0].text  # type: ignore[union-attr]
     assert text.startswith("# Users log in") and len(text) > LONG_WORDS * 5
+
+
+@pytest.mark.parametrize("example", VALID_EXAMPLES)
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_example_projects_through_every_read_tool(example: str, mode: str) -> None:
+    root = EXAMPLES / example
+    async with Client(build_server(CatDoc(root)), mode=mode) as client:
+        report = data_of(await client.call_tool("catdoc_validate", {}))
+        assert report["isValid"] is True, report["errors"]
+        categories = data_of(await client.call_tool("catdoc_list_categories", {}))["categories"]
+        for category in categories:
+            cid = category["id"]
+            shown = data_of(await client.call_tool("catdoc_show_category", {"categoryId": cid}))
+            assert shown["objectCount"] == category["objectCount"]
+            data_of(await client.call_tool("catdoc_validate_category", {"categoryId": cid}))
+            for obj in shown["objects"][:3]:
+                detail = data_of(
+                    await client.call_tool("catdoc_show_object", {"objectId": obj["id"]})
+                )
+                assert detail["contentError"] is None, detail["contentError"]
+                assert detail["content"]
+            for mor in shown["morphisms"][:3]:
+                data_of(await client.call_tool("catdoc_show_morphism", {"morphismId": mor["id"]}))
+        functors = data_of(await client.call_tool("catdoc_list_functors", {}))["functors"]
+        for functor in functors:
+            args = {"functorId": functor["id"]}
+            assert data_of(await client.call_tool("catdoc_validate_functor", args))["isValid"]
+            detail = data_of(await client.call_tool("catdoc_show_functor", args))
+            assert all(e["status"] == "ok" for e in detail["objectMapping"])
+            source = data_of(
+                await client.call_tool(
+                    "catdoc_list_objects", {"category": functor["sourceCategory"], "limit": 1}
+                )
+            )["items"][0]["id"]
+            target = {e["key"]: e["value"] for e in detail["objectMapping"]}[source]
+            trace = {"sourceId": source, "targetId": target}
+            assert data_of(await client.call_tool("catdoc_trace", trace))["found"] is True
+        nats = data_of(await client.call_tool("catdoc_list_natural_transformations", {}))
+        for nat in nats["naturalTransformations"]:
+            args = {"id": nat["id"]}
+            check = "catdoc_validate_natural_transformation"
+            assert data_of(await client.call_tool(check, args))["isValid"]
+            data_of(await client.call_tool("catdoc_show_natural_transformation", args))
+        graph = data_of(await client.call_tool("catdoc_get_graph", {}))
+        assert graph["totalNodes"] == sum(c["objectCount"] for c in categories)
+        hits = data_of(await client.call_tool("catdoc_search", {"query": categories[0]["name"]}))
+        assert hits["results"]
+
+
+async def test_broken_example_reports_errors_with_locations() -> None:
+    async with Client(build_server(CatDoc(EXAMPLES / "broken"))) as client:
+        report = data_of(await client.call_tool("catdoc_validate", {}))
+        assert report["isValid"] is False and report["summary"]["totalErrors"] > 0
+        assert all(e["code"] and e["message"] for e in report["errors"])
+        assert any(".catdoc/" in e["location"] for e in report["errors"])
