@@ -4,6 +4,7 @@ arguments."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -413,3 +414,12 @@ async def test_broken_example_reports_errors_with_locations() -> None:
         assert report["isValid"] is False and report["summary"]["totalErrors"] > 0
         assert all(e["code"] and e["message"] for e in report["errors"])
         assert any(".catdoc/" in e["location"] for e in report["errors"])
+
+
+def test_readme_documents_every_tool() -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("<!-- section:mcp -->")[1].split("<!-- /section:mcp -->")[0]
+    documented = set(re.findall(r"^\| `(catdoc_\w+)` \|", section, re.M))
+    assert documented == TOOLS
+    for code in ["VALIDATION_ERROR", "NOT_FOUND", "PATH_OUTSIDE_PROJECT", "PROJECT_NOT_FOUND"]:
+        assert f"| `{code}` |" in section
