@@ -86,8 +86,8 @@ def init_project(directory: Path, *, name: str | None = None, force: bool = Fals
         raise CatDocError(
             ALREADY_EXISTS,
             f"{catdoc} already exists; nothing was changed.",
-            "Pass --force to rewrite the template files (category.yaml, config.yaml, "
-            "docs/example.md); other files in .catdoc/ are kept.",
+            "Pass --force (MCP: force: true) to rewrite the template files (category.yaml, "
+            "config.yaml, docs/example.md); other files in .catdoc/ are kept.",
         )
     project_name = name or root.name or "catdoc-project"
     name_line = f"name: {_yaml_scalar(project_name)}"

@@ -110,10 +110,15 @@ class CatDoc:
         for cat in project.categories:
             if any(alias.casefold() == lowered for alias in cat.aliases):
                 return cat
+        refs = [
+            *project.category_by_id,
+            *(cat.name for cat in project.categories if cat.name),
+            *(alias for cat in project.categories for alias in cat.aliases),
+        ]
         raise not_found(
             "Category",
             ref,
-            project.category_by_id,
+            dict.fromkeys(refs),
             "Use catdoc_list_categories / `catdoc list categories` to see the ids, names and "
             "aliases.",
         )

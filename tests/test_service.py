@@ -192,3 +192,9 @@ def test_broken_file_is_reported_then_recovered(copy: Path) -> None:
         assert caught.value.code == LOAD_ERROR and "category.yaml:" in caught.value.message
     _touch_later(model, good)
     assert doc.object("req-cart").id == "req-cart"
+
+
+def test_category_not_found_suggests_aliases_and_names(doc: CatDoc) -> None:
+    with pytest.raises(CatDocError) as info:
+        doc.category("reqz")
+    assert "reqs" in info.value.suggestions
