@@ -181,6 +181,19 @@ def remember_format(ctx: typer.Context, _param: typer.CallbackParam, value: Any)
     return value
 
 
+ServeProjectOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--project",
+        "-C",
+        metavar="DIR",
+        help="A directory inside the project (default: the global --project, else cwd).",
+        show_default=False,
+    ),
+]
+"""`--project` repeated after a long-running command (`catdoc mcp --project DIR`), as assistant
+configurations usually write it."""
+
 FormatOption = Annotated[
     OutputFormat,
     typer.Option(

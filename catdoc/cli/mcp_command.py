@@ -2,29 +2,24 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from catdoc.cli.app import app, state
+from catdoc.cli.app import ServeProjectOption, app, state
 
 
 @app.command("mcp")
 def mcp(
     ctx: typer.Context,
-    project: Annotated[
-        Path | None,
-        typer.Option(
-            "--project",
-            "-C",
-            metavar="DIR",
-            help="A directory inside the project (default: the global --project, else cwd).",
-            show_default=False,
-        ),
-    ] = None,
+    project: ServeProjectOption = None,
     dashboard: Annotated[
-        bool, typer.Option("--dashboard", help="Also start the browser dashboard.")
+        bool,
+        typer.Option(
+            "--dashboard",
+            help="Reserved for the browser dashboard, which CatDoc does not ship yet: logs a "
+            "warning to stderr and serves on.",
+        ),
     ] = False,
     port: Annotated[
         int | None,

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated
-
 import typer
 
-from catdoc.cli.app import app, state
+from catdoc.cli.app import ServeProjectOption, app, state
 
 
 @app.command("tui")
 def tui(
     ctx: typer.Context,
-    project: Annotated[
-        Path | None,
-        typer.Option(
-            "--project",
-            "-C",
-            metavar="DIR",
-            help="A directory inside the project (default: the global --project, else cwd).",
-            show_default=False,
-        ),
-    ] = None,
+    project: ServeProjectOption = None,
 ) -> None:
     """Browse the project in the terminal: navigator, documents, functor view, validation,
     search and trace. Writes nothing but the search index cache; notices edits to the files
