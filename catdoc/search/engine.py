@@ -31,7 +31,7 @@ from catdoc.project import cache_dir, stamp
 from catdoc.search import ranking, semantic
 from catdoc.search.filters import Condition, build_condition
 from catdoc.search.index import ChunkRecord, DocRecord, Known, SearchIndex
-from catdoc.search.query import any_of, fts_string, parse, tokens
+from catdoc.search.query import ParsedQuery, any_of, fts_string, parse, tokens
 
 if TYPE_CHECKING:
     from catdoc.model import DocObject
@@ -93,6 +93,7 @@ class SearchEngine:
         self._next_sweep = 0.0
         self._vectors: dict[str, semantic.Matrix] = {}
         self._cache: dict[str, dict[int, _Facts]] = {}
+        self._counts: dict[tuple[str, str], int] = {}
         self.last_sync = SyncStats()
         self.total_indexed = 0
 
@@ -133,6 +134,7 @@ class SearchEngine:
     def _rebuild(self) -> None:
         self.index.reset()
         self._known, self._project, self._vectors, self._cache = {}, None, {}, {}
+        self._counts = {}
 
     # ------------------------------------------------------------------ synchronisation
     def sync(self, project: Project, *, force: bool = False) -> SyncStats:
@@ -174,7 +176,7 @@ class SearchEngine:
                 del self._known[ident]
             self._known.update(refreshed)
             self._known.update(index.known([r.id for r in records]))
-            self._vectors, self._cache = {}, {}
+            self._vectors, self._cache, self._counts = {}, {}, {}
         model_stamp = json.dumps(project.fingerprint)
         if index.get_meta(MODEL_STAMP) != model_stamp:
             index.set_meta(MODEL_STAMP, model_stamp)
@@ -332,7 +334,7 @@ class SearchEngine:
             if every:
                 bm25 = dict(index.match(scope, every, cond, wanted))
             if len(bm25) < wanted:
-                bm25 = dict(index.match(scope, original, cond, wanted))
+                bm25 = dict(index.match(scope, original, cond, wanted)) | bm25
         wordnet = dict(index.match(scope, expanded, cond, wanted)) if expanded else {}
         vector = self._similar(scope, query, cond, wanted) if use_vector else {}
         candidates = set(bm25) | set(wordnet) | set(vector)
@@ -340,28 +342,35 @@ class SearchEngine:
         query_terms = frozenset(t for terms in index.stem(list(parsed.words)) for t in terms)
         hit_terms = query_terms | {t for terms in index.stem(synonyms) for t in terms}
         bm25_scaled, wordnet_scaled = ranking.scale_by_max(bm25), ranking.scale_by_max(wordnet)
-        w = {name: weights.get(name, 0.0) for name in ranking.DOCUMENT_WEIGHTS}
+        terms_scaled, coverage = bm25_scaled, dict.fromkeys(bm25, 1.0)
+        units = _units(index, parsed)
+        if "coverage" in weights and len(units) > 1:
+            terms_scaled, coverage = self._per_unit(scope, units, sorted(candidates))
         share = 1.0 / len(query_terms) if query_terms else 0.0
 
         def signals_of(rowid: int) -> dict[str, float]:
             fact = facts[rowid]
             return {
                 "vector": max(0.0, vector.get(rowid, 0.0)),
-                "bm25": bm25_scaled.get(rowid, 0.0),
+                "bm25": terms_scaled.get(rowid, 0.0),
+                "coverage": coverage.get(rowid, 0.0),
                 "title": len(query_terms & fact.title_terms) * share,
                 "concept": len(query_terms & fact.concept_terms) * share,
                 "wordnet": wordnet_scaled.get(rowid, 0.0),
             }
 
+        w = {name: weights.get(name, 0.0) for name in ranking.DOCUMENT_WEIGHTS}
+        w_title, w_concept = w["title"] * share, w["concept"] * share
         scored = []
         for rowid in candidates:
             fact = facts[rowid]
             score = (
-                w["bm25"] * bm25_scaled.get(rowid, 0.0)
+                w["bm25"] * terms_scaled.get(rowid, 0.0)
+                + w["coverage"] * coverage.get(rowid, 0.0)
                 + w["wordnet"] * wordnet_scaled.get(rowid, 0.0)
                 + w["vector"] * max(0.0, vector.get(rowid, 0.0))
-                + w["title"] * len(query_terms & fact.title_terms) * share
-                + w["concept"] * len(query_terms & fact.concept_terms) * share
+                + w_title * len(query_terms & fact.title_terms)
+                + w_concept * len(query_terms & fact.concept_terms)
             )
             scored.append((-score, fact.row["id"], rowid))
         scored.sort()
@@ -417,6 +426,27 @@ class SearchEngine:
                 )
         return {rowid: cache[rowid] for rowid in rowids if rowid in cache}
 
+    def _per_unit(
+        self, scope: str, units: list[str], rowids: list[int]
+    ) -> tuple[dict[int, float], dict[int, float]]:
+        """The damped BM25 and the coverage of each candidate (see `ranking`), from one BM25
+        match of each query unit over the candidates."""
+        index = self.index
+        per_unit = [index.scores(scope, unit, rowids) for unit in units]
+        total = self._count(scope, "")
+        idfs = [ranking.fts_idf(self._count(scope, unit), total) for unit in units]
+        return ranking.damped(per_unit, idfs), ranking.coverage(per_unit)
+
+    def _count(self, scope: str, expression: str) -> int:
+        """How many rows match an expression ('': all rows), remembered until the next write."""
+        key = (scope, expression)
+        if key not in self._counts:
+            index = self.index
+            self._counts[key] = (
+                index.count(scope, expression, Condition()) if expression else index.size(scope)
+            )
+        return self._counts[key]
+
     def _similar(self, scope: str, query: str, cond: Condition, wanted: int) -> dict[int, float]:
         """rowid → cosine similarity of the best `wanted` rows passing the filters."""
         kind = "doc" if scope == "documents" else "chunk"
@@ -452,6 +482,18 @@ def _check_arguments(query: str, mode: str, scope: str, limit: int, offset: int)
         )
     if offset < 0:
         raise CatDocError(VALIDATION_ERROR, f"offset must be ≥ 0, got {offset}.", "Use 0 or more.")
+
+
+def _units(index: SearchIndex, parsed: ParsedQuery) -> list[str]:
+    """The FTS5 strings of a query's distinct terms (one per stem: `fails failed` is one) and
+    phrases: what coverage counts and damped BM25 sums over."""
+    seen: set[tuple[str, ...]] = set()
+    units = []
+    for term, stems in zip(parsed.terms, index.stem(list(parsed.terms)), strict=True):
+        if stems and tuple(stems) not in seen:
+            seen.add(tuple(stems))
+            units.append(fts_string([term]))
+    return units + [fts_string(phrase) for phrase in parsed.phrases]
 
 
 def _expansions(words: tuple[str, ...]) -> dict[str, list[str]]:

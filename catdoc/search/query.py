@@ -142,8 +142,49 @@ STOPWORDS = frozenset(
         "yours",
         "yourself",
         "yourselves",
+        # what contractions leave behind once the tokenizer splits at the apostrophe
+        "s",
+        "t",
+        "d",
+        "ll",
+        "m",
+        "re",
+        "ve",
+        "don",
+        "doesn",
+        "didn",
+        "isn",
+        "aren",
+        "wasn",
+        "weren",
+        "hasn",
+        "haven",
+        "hadn",
+        "wouldn",
+        "shouldn",
+        "couldn",
+        "mustn",
+        "cannot",
+        # words that frame a question rather than say what it is about
+        "also",
+        "else",
+        "ever",
+        "happen",
+        "happened",
+        "happening",
+        "happens",
+        "may",
+        "might",
+        "must",
+        "please",
+        "shall",
+        "whether",
+        "whose",
     }
 )
+"""English function words (the common NLTK list), contraction leftovers and question framing
+(`what happens when …`): left out of a query's terms unless nothing else is left, so ranking
+rests on the words that say what the query is about. Quoted phrases keep every word."""
 
 
 def tokens(text: str) -> list[str]:

