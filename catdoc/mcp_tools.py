@@ -12,8 +12,9 @@ from pydantic import Field
 
 from catdoc import results as r
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
+from catdoc.paging import MAX_LIMIT
 from catdoc.project import resolve_inside
-from catdoc.service import DEFAULT_CONTENT_CHARS, MAX_LIMIT, CatDoc
+from catdoc.service import DEFAULT_CONTENT_CHARS, CatDoc
 from catdoc.validate import Report
 
 if TYPE_CHECKING:

@@ -11,24 +11,12 @@ from typing import Any, TypeVar
 from catdoc import results as r
 from catdoc.errors import LOAD_ERROR, VALIDATION_ERROR, CatDocError, not_found
 from catdoc.model import Category, DocObject, Functor, Morphism, NaturalTransformation, as_path
+from catdoc.paging import MAX_LIMIT, check_page
 from catdoc.project import Project, find_root, load_config, load_project, stamp
 
 T = TypeVar("T")
 
-MAX_LIMIT = 200
 DEFAULT_CONTENT_CHARS = 20_000
-
-
-def check_page(limit: int, offset: int) -> None:
-    """Reject out-of-range paging with a message that says the allowed range."""
-    if not 1 <= limit <= MAX_LIMIT:
-        raise CatDocError(
-            VALIDATION_ERROR,
-            f"limit must be between 1 and {MAX_LIMIT}, got {limit}.",
-            "Pass a smaller limit and page with offset.",
-        )
-    if offset < 0:
-        raise CatDocError(VALIDATION_ERROR, f"offset must be ≥ 0, got {offset}.", "Use 0 or more.")
 
 
 def _page(items: Sequence[T], limit: int, offset: int) -> r.Page[T]:

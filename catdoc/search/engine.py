@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from catdoc import results as r
 from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
+from catdoc.paging import check_page
 from catdoc.project import cache_dir, stamp
 from catdoc.search import ranking, semantic
 from catdoc.search.filters import Condition, build_condition
@@ -49,7 +50,6 @@ matching some of the words considered (coordination, as classic search engines d
 MODEL_STAMP = "model_stamp"
 MODES = ("text", "hybrid", "vector")
 SCOPES = ("documents", "chunks")
-MAX_LIMIT = 200
 
 
 @dataclass
@@ -474,14 +474,7 @@ def _check_arguments(query: str, mode: str, scope: str, limit: int, offset: int)
         raise CatDocError(
             VALIDATION_ERROR, f"scope {scope!r} is not known.", f"Use one of: {', '.join(SCOPES)}."
         )
-    if not 1 <= limit <= MAX_LIMIT:
-        raise CatDocError(
-            VALIDATION_ERROR,
-            f"limit must be between 1 and {MAX_LIMIT}, got {limit}.",
-            "Pass a smaller limit and page with offset.",
-        )
-    if offset < 0:
-        raise CatDocError(VALIDATION_ERROR, f"offset must be ≥ 0, got {offset}.", "Use 0 or more.")
+    check_page(limit, offset)
 
 
 def _units(index: SearchIndex, parsed: ParsedQuery) -> list[str]:
