@@ -5,10 +5,12 @@ Each set names a corpus (a CatDoc project) and queries with the documents that a
 set, mode and scope it prints MRR@10, nDCG@10 (binary gains) and recall@5. Chunk search is judged
 on the passages when a query lists them, else a passage counts when its document is relevant.
 The corpus is copied to a temporary folder first, so the run never writes into the repository.
-Hybrid runs without the optional vector extra (CATDOC_SEMANTIC=0), as a default install does.
+Hybrid runs without vectors (`search.vectors: off` in the copied corpus' config.yaml), as a
+default install does; `--vectors auto` computes every vector first and ranks with them.
 
     python benchmarks/search_quality.py
     python benchmarks/search_quality.py --set opsbook --scope chunks --failures
+    python benchmarks/search_quality.py --vectors auto     # needs catdoc[semantic]
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import shutil
 import sys
 import tempfile
@@ -54,13 +55,28 @@ def load(spec: Path) -> dict[str, Any]:
     return data
 
 
-def open_corpus(data: dict[str, Any], into: Path) -> CatDoc:
-    """A service over a fresh copy of the set's corpus (without any search cache)."""
+def open_corpus(data: dict[str, Any], into: Path, vectors: str = "off") -> CatDoc:
+    """A service over a fresh copy of the set's corpus (without any search cache), with
+    `search.vectors` set to `vectors`."""
     from catdoc.service import CatDoc
 
     root = into / "corpus"
     shutil.copytree(REPO / data["corpus"], root, ignore=shutil.ignore_patterns("cache"))
+    set_vectors(root, vectors)
     return CatDoc(root)
+
+
+def set_vectors(root: Path, value: str) -> None:
+    """Write `search.vectors: value` into the project's config.yaml, keeping everything else."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    path = root / ".catdoc" / "config.yaml"
+    data = yaml.load(path.read_text(encoding="utf-8")) if path.is_file() else None
+    data = data or {}
+    data.setdefault("search", {})["vectors"] = value
+    with path.open("w", encoding="utf-8") as out:
+        yaml.dump(data, out)
 
 
 def _units(case: dict[str, Any], scope: str) -> set[tuple[str, ...]]:
@@ -107,8 +123,8 @@ def main() -> None:
     parser.add_argument("--mode", action="append", choices=MODES, help="default: all")
     parser.add_argument("--scope", action="append", choices=SCOPES, help="default: all")
     parser.add_argument("--failures", action="store_true", help="list queries not ranked first")
+    parser.add_argument("--vectors", choices=("off", "auto"), default="off")
     args = parser.parse_args()
-    os.environ["CATDOC_SEMANTIC"] = "0"
     sys.path.insert(0, str(REPO))
     print("| set | scope | mode | queries | MRR@10 | nDCG@10 | recall@5 |")
     print("|---|---|---|---|---|---|---|")
@@ -116,8 +132,10 @@ def main() -> None:
     for spec in sets(args.set):
         data = load(spec)
         with tempfile.TemporaryDirectory() as tmp:
-            svc = open_corpus(data, Path(tmp))
+            svc = open_corpus(data, Path(tmp), args.vectors)
             for scope in args.scope or SCOPES:
+                if args.vectors == "auto":
+                    svc.search("vectors", mode="vector", scope=scope)
                 for mode in args.mode or MODES:
                     s = evaluate(svc, data["queries"], mode, scope)
                     print(

@@ -171,8 +171,12 @@ class ImportConfig(Entity):
 
 
 class SearchConfig(Entity):
+    """`vectors`: `auto` lets hybrid ranking use vector similarity when `catdoc[semantic]` is
+    installed; `off` keeps it on the other signals (`--mode vector` still works)."""
+
     mode: Literal["text", "hybrid", "vector"] = "hybrid"
     limit: int = 10
+    vectors: Literal["auto", "off"] = "auto"
 
 
 class ValidationConfig(Entity):

@@ -592,25 +592,23 @@ class CatDoc:
     ) -> r.SearchResponse:
         """Ranked documents or passages for a query, filtered (AND) by `filters`.
 
-        `mode` and `limit` default to the project's `search` settings in config.yaml (read on
-        its own, so a cold process need not load the whole model to answer).
+        `mode` and `limit` default to the project's `search` settings in config.yaml, and
+        `search.vectors` decides whether hybrid ranking uses vectors (config.yaml is read on its
+        own, once per call, so a cold process need not load the whole model to answer).
         """
         from catdoc.search import run_search
 
-        if mode is None or limit is None:
-            settings = load_config(self.root).search
-            mode = settings.mode if mode is None else mode
-            limit = settings.limit if limit is None else limit
-
+        settings = load_config(self.root).search
         return run_search(
             self,
             query,
-            mode=mode,
+            mode=settings.mode if mode is None else mode,
             scope=scope,
             filters=filters or r.SearchFilters(),
-            limit=limit,
+            limit=settings.limit if limit is None else limit,
             offset=offset,
             debug=debug,
+            vectors=settings.vectors,
         )
 
 

@@ -16,15 +16,16 @@ from catdoc.search.filters import build_condition, glob_regex, make_filters
 from catdoc.service import CatDoc
 
 
-@pytest.fixture(autouse=True)
-def _no_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hybrid ranking on the default signals, whether or not the extra is installed."""
-    monkeypatch.setenv("CATDOC_SEMANTIC", "0")
-
-
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    return make_project(tmp_path)
+    """The search project with hybrid ranking on the default signals, extra installed or not."""
+    root = make_project(tmp_path)
+    set_vectors(root, "off")
+    return root
+
+
+def set_vectors(root: Path, value: str) -> None:
+    (root / ".catdoc" / "config.yaml").write_text(f"search:\n  vectors: {value}\n", "utf-8")
 
 
 @pytest.fixture
@@ -418,3 +419,74 @@ def test_vector_mode_ranks_by_meaning(svc: CatDoc) -> None:
     response = svc.search("how do people get into their accounts", mode="vector", debug=True)
     assert response.results[0].id in {"req-login", "des-auth"}
     assert (response.results[0].signals or {})["vector_raw"] > 0.2
+
+
+def test_vectors_off_keeps_hybrid_on_the_other_signals(svc: CatDoc) -> None:
+    response = svc.search("session tokens", debug=True)
+    assert any("search.vectors: off" in note for note in response.notes)
+    assert "vector" not in (response.results[0].signals or {})
+    assert not svc.search_engine()._workers
+
+
+needs_extra = pytest.mark.skipif(
+    not semantic.available(), reason="catdoc[semantic] is not installed"
+)
+
+
+def finish_vectors(svc: CatDoc) -> None:
+    for worker in list(svc.search_engine()._workers.values()):
+        worker.thread.join(120)
+        assert worker.error is None
+
+
+@needs_extra
+def test_hybrid_does_not_wait_for_vectors_and_keeps_them(root: Path) -> None:
+    set_vectors(root, "auto")
+    svc = CatDoc(root)
+    first = svc.search("how do people get into their accounts", debug=True)
+    assert any("Vectors are being computed" in n and " of " in n for n in first.notes)
+    assert "vector" not in (first.results[0].signals or {})
+    finish_vectors(svc)
+    ready = svc.search("how do people get into their accounts", debug=True)
+    assert not any("Vectors" in note for note in ready.notes)
+    assert "vector" in (ready.results[0].signals or {})
+
+    login = root / "docs" / "req" / "login.md"
+    login.write_text(login.read_text("utf-8") + "\nPasskeys are supported.\n", "utf-8")
+    svc.search_engine().sync(svc.project(), force=True)
+    edited = svc.search("passkeys", debug=True)
+    assert any("1 of " in note for note in edited.notes)
+    finish_vectors(svc)
+    assert "vector" in (svc.search("passkeys", debug=True).results[0].signals or {})
+    assert len(svc.search_engine()._vectors["doc"]) == len(svc.project().object_by_id)
+    svc.search_engine().close()
+
+    restarted = CatDoc(root).search("how do people get into their accounts", debug=True)
+    assert "vector" in (restarted.results[0].signals or {})
+
+
+@needs_extra
+def test_vector_mode_honours_filters(svc: CatDoc) -> None:
+    response = svc.search(
+        "how do people get into their accounts",
+        mode="vector",
+        filters=make_filters({"category": "design"}),
+        limit=50,
+    )
+    assert response.results
+    assert {hit.category for hit in response.results} == {"design"}
+
+
+@needs_extra
+def test_matrix_updates_keep_rows_and_positions_in_step() -> None:
+    import numpy as np
+
+    vectors = np.eye(semantic.DIM, dtype=np.float32)[:3]
+    matrix = semantic.with_rows(semantic.empty_matrix(), [5, 2, 9], vectors)
+    matrix = semantic.with_rows(matrix, [2], vectors[2:3])
+    matrix = semantic.without_rows(matrix, [5])
+    assert sorted(matrix.rowids.tolist()) == [2, 9]
+    for rowid in (2, 9):
+        assert matrix.rowids[matrix.position[rowid]] == rowid
+    assert np.array_equal(matrix.vectors[matrix.position[2]], vectors[2])
+    assert matrix.position[5] == -1 and matrix.vectors.flags.c_contiguous

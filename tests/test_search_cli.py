@@ -14,14 +14,12 @@ from catdoc.cli import app
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def _no_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CATDOC_SEMANTIC", "0")
-
-
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    return make_project(tmp_path)
+    """The search project with hybrid ranking on the default signals, extra installed or not."""
+    root = make_project(tmp_path)
+    (root / ".catdoc" / "config.yaml").write_text("search:\n  vectors: off\n", encoding="utf-8")
+    return root
 
 
 def run(root: Path, *args: str):

@@ -30,11 +30,6 @@ FILLER = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _no_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CATDOC_SEMANTIC", "0")
-
-
 def make_ranking_project(base: Path) -> Path:
     """Inline documents: one holds a rare query word only, one holds the two common ones."""
     root = base / "ranking"
@@ -52,6 +47,7 @@ def make_ranking_project(base: Path) -> Path:
             f'        content: "{content}"',
         ]
     (root / ".catdoc" / "category.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / ".catdoc" / "config.yaml").write_text("search:\n  vectors: off\n", encoding="utf-8")
     return root
 
 

@@ -25,8 +25,7 @@ def test_there_are_two_sets() -> None:
 
 
 @pytest.mark.parametrize("spec", SETS, ids=lambda p: p.stem)
-def test_hybrid_beats_bm25(spec: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CATDOC_SEMANTIC", "0")
+def test_hybrid_beats_bm25(spec: Path, tmp_path: Path) -> None:
     data = load(spec)
     queries = data["queries"]
     assert len(queries) >= 20

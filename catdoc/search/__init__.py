@@ -23,8 +23,10 @@ def run_search(
     limit: int,
     offset: int,
     debug: bool,
+    vectors: str = "auto",
 ) -> SearchResponse:
-    """Ranked documents or chunks for `query`, filtered (AND) by `filters`."""
+    """Ranked documents or chunks for `query`, filtered (AND) by `filters`. `vectors` is the
+    project's `search.vectors` setting (`auto` or `off`)."""
     return service.search_engine().search(
         service,
         query,
@@ -34,4 +36,5 @@ def run_search(
         limit=limit,
         offset=offset,
         debug=debug,
+        vectors=vectors,
     )

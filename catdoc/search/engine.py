@@ -47,6 +47,10 @@ CANDIDATES = 300
 """How many rows each signal contributes before re-ranking (more only when paging deeper).
 Documents holding every query word come first: only when fewer than this many do are documents
 matching some of the words considered (coordination, as classic search engines do)."""
+VECTOR_CANDIDATES = 100
+"""How many of the rows nearest to the query join the hybrid candidates (every candidate found
+by the other signals gets its own similarity too): nearest rows that share no word with the
+query rarely make the first page, and each costs a row lookup."""
 MODEL_STAMP = "model_stamp"
 MODES = ("text", "hybrid", "vector")
 SCOPES = ("documents", "chunks")
@@ -92,6 +96,9 @@ class SearchEngine:
         self._known: dict[str, Known] = {}
         self._next_sweep = 0.0
         self._vectors: dict[str, semantic.Matrix] = {}
+        self._stale_vectors: set[str] = set()
+        self._workers: dict[str, semantic.Worker] = {}
+        self._generation = 0
         self._cache: dict[str, dict[int, _Facts]] = {}
         self._counts: dict[tuple[str, str], int] = {}
         self.last_sync = SyncStats()
@@ -106,10 +113,13 @@ class SearchEngine:
         return self._index
 
     def close(self) -> None:
+        for worker in list(self._workers.values()):
+            worker.stop()
         with self._lock:
             if self._index is not None:
                 self._index.close()
                 self._index = None
+            self._vectors, self._stale_vectors = {}, set()
 
     def _guarded(self, action: Callable[[], T]) -> T:
         """Run under the lock; if SQLite reports the file damaged, rebuild it and retry once."""
@@ -135,6 +145,7 @@ class SearchEngine:
         self.index.reset()
         self._known, self._project, self._vectors, self._cache = {}, None, {}, {}
         self._counts = {}
+        self._generation += 1
 
     # ------------------------------------------------------------------ synchronisation
     def sync(self, project: Project, *, force: bool = False) -> SyncStats:
@@ -176,7 +187,9 @@ class SearchEngine:
                 del self._known[ident]
             self._known.update(refreshed)
             self._known.update(index.known([r.id for r in records]))
-            self._vectors, self._cache, self._counts = {}, {}, {}
+            self._cache, self._counts = {}, {}
+            self._stale_vectors = set(self._vectors)
+            self._generation += 1
         model_stamp = json.dumps(project.fingerprint)
         if index.get_meta(MODEL_STAMP) != model_stamp:
             index.set_meta(MODEL_STAMP, model_stamp)
@@ -272,14 +285,24 @@ class SearchEngine:
         limit: int,
         offset: int,
         debug: bool,
+        vectors: str = "auto",
     ) -> r.SearchResponse:
+        """`vectors` is the project's `search.vectors` setting: `auto` lets hybrid ranking use
+        vectors when the extra is installed, `off` keeps it on the other signals (`--mode vector`
+        is an explicit request and works either way)."""
         _check_arguments(query, mode, scope, limit, offset)
+        if vectors not in semantic.SETTINGS:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"search.vectors {vectors!r} is not known.",
+                f"Set it to one of: {', '.join(semantic.SETTINGS)} in .catdoc/config.yaml.",
+            )
         cond = build_condition(service, filters)
         notes = list(cond.notes)
         if cond.object_id is not None and scope == "documents":
             scope = "chunks"
             notes.append("object filter: searching the passages (chunks) of that one document.")
-        use_vector = mode == "vector" or (mode == "hybrid" and semantic.enabled())
+        use_vector = mode == "vector" or (mode == "hybrid" and semantic.enabled(vectors))
         if mode == "vector" and not semantic.available():
             raise CatDocError(
                 VALIDATION_ERROR,
@@ -287,7 +310,9 @@ class SearchEngine:
                 "Install it with `pip install 'catdoc[semantic]'`, or use --mode hybrid or text.",
             )
         if mode == "hybrid" and not use_vector:
-            notes.append(semantic.UNAVAILABLE_NOTE)
+            notes.append(
+                semantic.SWITCHED_OFF_NOTE if vectors == "off" else semantic.UNAVAILABLE_NOTE
+            )
 
         def run() -> r.SearchResponse:
             self._refresh(service)
@@ -313,10 +338,14 @@ class SearchEngine:
     ) -> r.SearchResponse:
         index = self.index
         parsed = parse(query)
-        weights = ranking.weights_for(scope, mode, vector=use_vector)
         response = r.SearchResponse(
             query=query, mode=mode, scope=scope, total=0, limit=limit, offset=offset, results=[]
         )
+        matrix = self._matrix(scope, complete=mode == "vector") if use_vector else None
+        if matrix is None and use_vector:
+            use_vector = False
+            response.notes.append(self._pending_note(scope))
+        weights = ranking.weights_for(scope, mode, vector=use_vector)
         if parsed.empty and mode != "vector":
             response.notes.append(
                 "The query has no words to search for (only punctuation); nothing matched."
@@ -336,7 +365,10 @@ class SearchEngine:
             if len(bm25) < wanted:
                 bm25 = dict(index.match(scope, original, cond, wanted)) | bm25
         wordnet = dict(index.match(scope, expanded, cond, wanted)) if expanded else {}
-        vector = self._similar(scope, query, cond, wanted) if use_vector else {}
+        vector = {}
+        if matrix is not None:
+            near = wanted if mode == "vector" else max(VECTOR_CANDIDATES, offset + limit)
+            vector = self._similar(matrix, scope, query, cond, near, [*bm25, *wordnet])
         candidates = set(bm25) | set(wordnet) | set(vector)
         facts = self._facts(scope, candidates)
         query_terms = frozenset(t for terms in index.stem(list(parsed.words)) for t in terms)
@@ -447,15 +479,98 @@ class SearchEngine:
             )
         return self._counts[key]
 
-    def _similar(self, scope: str, query: str, cond: Condition, wanted: int) -> dict[int, float]:
-        """rowid → cosine similarity of the best `wanted` rows passing the filters."""
-        kind = "doc" if scope == "documents" else "chunk"
+    # ------------------------------------------------------------------ vectors
+    def _similar(
+        self,
+        matrix: semantic.Matrix,
+        scope: str,
+        query: str,
+        cond: Condition,
+        wanted: int,
+        also: list[int],
+    ) -> dict[int, float]:
+        """rowid → cosine similarity of the best `wanted` rows passing the filters and of the
+        candidates `also`."""
+        allowed = self.index.allowed(scope, cond)
+        return semantic.nearest(matrix, query, allowed, wanted, also)
+
+    def _matrix(self, scope: str, *, complete: bool) -> semantic.Matrix | None:
+        """Every vector of the scope's rows, or None while some rows lack one (a background
+        worker is then computing them). `complete` (vector mode) computes them here instead.
+        The matrix is read from the index once and afterwards only patched: with the worker's
+        batches, and with the rows a write added or dropped (or, while it is incomplete, that
+        another process stored)."""
+        kind, index, total = _kind(scope), self.index, self._count(scope, "")
         matrix = self._vectors.get(kind)
         if matrix is None:
-            matrix = semantic.load_matrix(self.index, kind)
-            self._vectors[kind] = matrix
-        allowed = self.index.allowed(scope, cond)
-        return semantic.nearest(matrix, query, allowed, wanted)
+            matrix = semantic.from_blobs(index.vectors(kind, semantic.MODEL_ID))
+        elif kind in self._stale_vectors or len(matrix) < total:
+            matrix = semantic.reconcile(
+                matrix,
+                index.vector_rowids(kind, semantic.MODEL_ID),
+                lambda rowids: index.vectors(kind, semantic.MODEL_ID, rowids),
+            )
+        self._stale_vectors.discard(kind)
+        self._vectors[kind] = matrix
+        if len(matrix) >= total:
+            return matrix
+        if not complete:
+            self._start_worker(kind)
+            return None
+        missing = index.missing_vectors(kind, semantic.MODEL_ID)
+        vectors = semantic.embedder().embed([text or "" for _, text in missing])
+        self._put_vectors(kind, [rowid for rowid, _ in missing], vectors)
+        return self._vectors[kind]
+
+    def _pending_note(self, scope: str) -> str:
+        total = self._count(scope, "")
+        matrix = self._vectors.get(_kind(scope))
+        missing = total - (len(matrix) if matrix is not None else 0)
+        worker = self._workers.get(_kind(scope))
+        failed = f" (the last attempt failed: {worker.error})" if worker and worker.error else ""
+        return (
+            f"Vectors are being computed in the background{failed}: {missing} of {total} "
+            f"{'documents' if scope == 'documents' else 'passages'} have none yet, so ranking "
+            "leaves vector similarity out until they are done (a `--mode vector` search "
+            "computes them all at once, and waits for them)."
+        )
+
+    def _start_worker(self, kind: str) -> None:
+        worker = self._workers.get(kind)
+        if worker is not None and worker.running:
+            return
+
+        def fetch(limit: int) -> tuple[list[tuple[int, str]], object]:
+            with self._lock:
+                if self._index is None:
+                    return [], None
+                return self._index.missing_vectors(kind, semantic.MODEL_ID, limit), (
+                    self._generation
+                )
+
+        def store(rowids: list[int], vectors: Any, token: object) -> None:
+            with self._lock:
+                if self._index is not None and token == self._generation:
+                    self._put_vectors(kind, rowids, vectors)
+
+        self._workers[kind] = semantic.Worker(fetch, store)
+        if worker is not None:
+            self._workers[kind].error = worker.error
+
+    def _put_vectors(self, kind: str, rowids: list[int], vectors: Any) -> None:
+        """Store vectors in the index and, when the kind is in memory, in its matrix."""
+        self.index.put_vectors(
+            kind,
+            semantic.MODEL_ID,
+            [(rowid, vec.tobytes()) for rowid, vec in zip(rowids, vectors, strict=True)],
+        )
+        matrix = self._vectors.get(kind)
+        if matrix is not None and kind not in self._stale_vectors:
+            self._vectors[kind] = semantic.with_rows(matrix, rowids, vectors)
+
+
+def _kind(scope: str) -> str:
+    return "doc" if scope == "documents" else "chunk"
 
 
 def _check_arguments(query: str, mode: str, scope: str, limit: int, offset: int) -> None:

