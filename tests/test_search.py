@@ -490,3 +490,16 @@ def test_matrix_updates_keep_rows_and_positions_in_step() -> None:
         assert matrix.rowids[matrix.position[rowid]] == rowid
     assert np.array_equal(matrix.vectors[matrix.position[2]], vectors[2])
     assert matrix.position[5] == -1 and matrix.vectors.flags.c_contiguous
+
+
+@pytest.mark.parametrize("scope", ["documents", "chunks"])
+def test_filtered_match_walks_the_text_matches_first(svc: CatDoc, scope: str) -> None:
+    """With a filter SQLite must loop over the FTS5 matches, not probe FTS5 per filtered row
+    (that plan made category-filtered queries ~10x slower on 10,000 documents)."""
+    svc.search("login")
+    index = svc.search_engine().index
+    cond = build_condition(svc, make_filters({"category": "requirements"}))
+    sql, params = index._matching(scope, cond)
+    plan = index.conn.execute(f"EXPLAIN QUERY PLAN SELECT count(*) {sql}", ("login", *params))
+    steps = [row[-1] for row in plan.fetchall()]
+    assert "VIRTUAL TABLE INDEX" in steps[0], steps

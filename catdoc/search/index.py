@@ -406,16 +406,21 @@ class SearchIndex:
         return int(self.conn.execute(f"SELECT count(*) {sql}", (expression, *params)).fetchone()[0])
 
     def _matching(self, scope: str, cond: Condition) -> tuple[str, list[Any]]:
-        """FROM … WHERE … of a filtered match (the joins only when there are filters)."""
+        """FROM … WHERE … of a filtered match (the joins only when there are filters).
+
+        CROSS JOIN fixes the loop order: SQLite would otherwise walk the filtered rows first and
+        look each one up through FTS5, about 20x slower than one pass over the text matches."""
         if not cond.sql:
             table = "docs_fts" if scope == "documents" else "chunks_fts"
             return f"FROM {table} WHERE {table} MATCH ?", []
         if scope == "documents":
-            sql = "FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid WHERE docs_fts MATCH ?"
+            sql = (
+                "FROM docs_fts CROSS JOIN docs d ON d.rowid = docs_fts.rowid WHERE docs_fts MATCH ?"
+            )
         else:
             sql = (
-                "FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid "
-                "JOIN docs d ON d.rowid = c.doc WHERE chunks_fts MATCH ?"
+                "FROM chunks_fts CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid "
+                "CROSS JOIN docs d ON d.rowid = c.doc WHERE chunks_fts MATCH ?"
             )
         return f"{sql} AND {cond.where()}", cond.params
 
