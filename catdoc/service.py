@@ -19,10 +19,15 @@ T = TypeVar("T")
 DEFAULT_CONTENT_CHARS = 20_000
 
 
-def _page(items: Sequence[T], limit: int, offset: int) -> r.Page[T]:
-    check_page(limit, offset)
+def _page(
+    matches: Sequence[Any], limit: int, offset: int, summary: Callable[[Any], T]
+) -> r.Page[T]:
+    """One page of `matches` (already checked bounds); only the page's items are summarised."""
     return r.Page[T](
-        items=list(items[offset : offset + limit]), total=len(items), limit=limit, offset=offset
+        items=[summary(m) for m in matches[offset : offset + limit]],
+        total=len(matches),
+        limit=limit,
+        offset=offset,
     )
 
 
@@ -290,13 +295,7 @@ class CatDoc:
             for obj in cat.objects
             if (domain is None or obj.domain == domain) and wanted.issubset(obj.tags)
         ]
-        page = matches[offset : offset + limit]
-        return r.Page[r.ObjectSummary](
-            items=[self._object_summary(o) for o in page],
-            total=len(matches),
-            limit=limit,
-            offset=offset,
-        )
+        return _page(matches, limit, offset, self._object_summary)
 
     def show_object(
         self, object_id: str, *, max_chars: int = DEFAULT_CONTENT_CHARS
@@ -352,13 +351,7 @@ class CatDoc:
             and (target is None or mor.target == target)
             and (name is None or mor.label == name)
         ]
-        page = matches[offset : offset + limit]
-        return r.Page[r.MorphismSummary](
-            items=[self._morphism_summary(m) for m in page],
-            total=len(matches),
-            limit=limit,
-            offset=offset,
-        )
+        return _page(matches, limit, offset, self._morphism_summary)
 
     def show_morphism(self, morphism_id: str) -> r.MorphismDetail:
         mor = self.morphism(morphism_id)
