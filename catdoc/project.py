@@ -147,6 +147,7 @@ class Project:
     files: list[str] = field(default_factory=list)
     top_level_unknown: list[tuple[str, str]] = field(default_factory=list)
     fingerprint: tuple[tuple[str, int, int], ...] = ()
+    _line_index: dict[str, dict[str, list[int]]] = field(default_factory=dict, repr=False)
 
     # --- indexes (first occurrence wins; later ones are reported as duplicates) ---
     @cached_property
@@ -184,11 +185,6 @@ class Project:
     @property
     def duplicates(self) -> list[Duplicate]:
         return self._indexes.duplicates
-
-    def is_stale(self) -> bool:
-        return stamp(self.root) != self.fingerprint
-
-    _line_index: dict[str, dict[str, list[int]]] = field(default_factory=dict, repr=False)
 
     def locate(self, entity: Entity) -> str:
         """`file:line` of an entity's YAML node (just `file` when the line cannot be found)."""
@@ -441,10 +437,6 @@ def gc_paused() -> Iterator[None]:
         gc.enable()
 
 
-def catdoc_dir(root: Path) -> Path:
-    return root / CATDOC_DIR
-
-
 def cache_dir(root: Path) -> Path:
     path = root / CATDOC_DIR / CACHE_DIR
     path.mkdir(parents=True, exist_ok=True)
@@ -455,7 +447,6 @@ __all__ = [
     "Duplicate",
     "Project",
     "cache_dir",
-    "catdoc_dir",
     "find_root",
     "gc_paused",
     "id_lines",
