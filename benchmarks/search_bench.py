@@ -201,7 +201,6 @@ def vector_setup(service: Any, root: Path, texts: list[str]) -> list[tuple[str, 
 def vector_parts(service: Any, texts: list[str]) -> list[tuple[str, float, float]]:
     """The two parts of the vector signal alone: embedding an uncached query, and the scan."""
     from catdoc.search import semantic
-    from catdoc.search.filters import Condition
 
     engine = service.search_engine()
     model = semantic.embedder()
@@ -210,8 +209,8 @@ def vector_parts(service: Any, texts: list[str]) -> list[tuple[str, float, float
         ("query embedding (not cached)", lambda text: model.embed([text])),
         (
             "nearest-neighbour scan, 300 of all documents",
-            lambda text: engine._similar(
-                engine._vectors["doc"], "documents", text, Condition(), 300, []
+            lambda text: semantic.nearest(
+                semantic.similarity(engine._vectors["doc"], text, None), 300
             ),
         ),
     ):

@@ -100,7 +100,7 @@ class SearchEngine:
         self._workers: dict[str, semantic.Worker] = {}
         self._generation = 0
         self._cache: dict[str, dict[int, _Facts]] = {}
-        self._counts: dict[tuple[str, str], int] = {}
+        self._counts: dict[tuple[str, ...], int] = {}
         self.last_sync = SyncStats()
         self.total_indexed = 0
 
@@ -357,6 +357,11 @@ class SearchEngine:
         original = parsed.fts()
         expanded = any_of([fts_string(tokens(s)) for s in synonyms if tokens(s)])
         wanted = max(CANDIDATES, offset + limit)
+        similarity = (
+            semantic.in_background(matrix, query, index.allowed(scope, cond))
+            if matrix is not None
+            else None
+        )
         bm25: dict[int, float] = {}
         if "bm25" in weights:
             every = parsed.fts_all()
@@ -366,13 +371,13 @@ class SearchEngine:
                 bm25 = dict(index.match(scope, original, cond, wanted)) | bm25
         wordnet = dict(index.match(scope, expanded, cond, wanted)) if expanded else {}
         vector = {}
-        if matrix is not None:
+        if similarity is not None:
             near = wanted if mode == "vector" else max(VECTOR_CANDIDATES, offset + limit)
-            vector = self._similar(matrix, scope, query, cond, near, [*bm25, *wordnet])
+            vector = semantic.nearest(similarity.result(), near, [*bm25, *wordnet])
         candidates = set(bm25) | set(wordnet) | set(vector)
         facts = self._facts(scope, candidates)
-        query_terms = frozenset(t for terms in index.stem(list(parsed.words)) for t in terms)
-        hit_terms = query_terms | {t for terms in index.stem(synonyms) for t in terms}
+        query_terms = frozenset(t for terms in index.stem_words(parsed.words) for t in terms)
+        hit_terms = query_terms | {t for terms in index.stem_words(synonyms) for t in terms}
         bm25_scaled, wordnet_scaled = ranking.scale_by_max(bm25), ranking.scale_by_max(wordnet)
         terms_scaled, coverage = bm25_scaled, dict.fromkeys(bm25, 1.0)
         units = _units(index, parsed)
@@ -409,7 +414,7 @@ class SearchEngine:
         response.total = len(scored)
         either = any_of([e for e in (original, expanded) if e])
         if len(bm25) == wanted or len(wordnet) == wanted:
-            response.total = max(response.total, index.count(scope, either, cond))
+            response.total = max(response.total, self._count(scope, either, cond))
         page = scored[offset : offset + limit]
         marks = index.snippets(scope, either, [rowid for _, _, rowid in page])
         for negative, _ident, rowid in page:
@@ -469,31 +474,19 @@ class SearchEngine:
         idfs = [ranking.fts_idf(self._count(scope, unit), total) for unit in units]
         return ranking.damped(per_unit, idfs), ranking.coverage(per_unit)
 
-    def _count(self, scope: str, expression: str) -> int:
-        """How many rows match an expression ('': all rows), remembered until the next write."""
-        key = (scope, expression)
+    def _count(self, scope: str, expression: str, cond: Condition | None = None) -> int:
+        """How many rows match an expression under the filters ('': every row of the scope),
+        remembered until the next write (so paging through a query counts its matches once)."""
+        cond = cond or Condition()
+        key = (scope, expression, *cond.key())
         if key not in self._counts:
             index = self.index
             self._counts[key] = (
-                index.count(scope, expression, Condition()) if expression else index.size(scope)
+                index.count(scope, expression, cond) if expression else index.size(scope)
             )
         return self._counts[key]
 
     # ------------------------------------------------------------------ vectors
-    def _similar(
-        self,
-        matrix: semantic.Matrix,
-        scope: str,
-        query: str,
-        cond: Condition,
-        wanted: int,
-        also: list[int],
-    ) -> dict[int, float]:
-        """rowid → cosine similarity of the best `wanted` rows passing the filters and of the
-        candidates `also`."""
-        allowed = self.index.allowed(scope, cond)
-        return semantic.nearest(matrix, query, allowed, wanted, also)
-
     def _matrix(self, scope: str, *, complete: bool) -> semantic.Matrix | None:
         """Every vector of the scope's rows, or None while some rows lack one (a background
         worker is then computing them). `complete` (vector mode) computes them here instead.
@@ -597,7 +590,7 @@ def _units(index: SearchIndex, parsed: ParsedQuery) -> list[str]:
     phrases: what coverage counts and damped BM25 sums over."""
     seen: set[tuple[str, ...]] = set()
     units = []
-    for term, stems in zip(parsed.terms, index.stem(list(parsed.terms)), strict=True):
+    for term, stems in zip(parsed.terms, index.stem_words(parsed.terms), strict=True):
         if stems and tuple(stems) not in seen:
             seen.add(tuple(stems))
             units.append(fts_string([term]))

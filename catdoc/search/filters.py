@@ -44,6 +44,10 @@ class Condition:
     def where(self) -> str:
         return " AND ".join(self.sql) if self.sql else "1"
 
+    def key(self) -> tuple[str, ...]:
+        """What makes two conditions select the same rows (for caches)."""
+        return (self.where(), *map(str, self.params))
+
     def add(self, sql: str, *params: Any) -> None:
         self.sql.append(sql)
         self.params.extend(params)

@@ -30,6 +30,8 @@ HEADING_SEPARATOR = " › "
 MARK_OPEN, MARK_CLOSE = "«", "»"
 """How snippets mark matched words: `«word»`."""
 SNIPPET_TOKENS = 24
+STEM_CACHE = 4096
+"""Query words whose stems are remembered (forgotten all at once when full)."""
 SCORE_BATCH = 10_000
 """Rowids per `scores` query: far below SQLite's limit of bound values, far above usual needs."""
 
@@ -134,6 +136,7 @@ class SearchIndex:
         self.path = path
         self.rebuilt = False
         self.conn = self._connect()
+        self._stems: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------------ lifecycle
     def _connect(self) -> sqlite3.Connection:
@@ -168,6 +171,13 @@ class SearchIndex:
             conn.execute(
                 "CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_vocab "
                 "USING fts5vocab('temp', 'stem_src', 'instance')"
+            )
+            conn.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS marks_text(rowid INTEGER PRIMARY KEY, head, body)"
+            )
+            conn.execute(
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.marks_src USING fts5(head, body, "
+                f"content='marks_text', tokenize='{TOKENIZE}')"
             )
             conn.create_function("catdoc_glob", 2, path_matches, deterministic=True)
         except BaseException:
@@ -213,6 +223,15 @@ class SearchIndex:
             if own:
                 self.conn.execute("COMMIT")
         return out
+
+    def stem_words(self, words: Sequence[str]) -> list[list[str]]:
+        """`stem` for query words, remembered: the tokenizer and stemmer never change."""
+        missing = [w for w in dict.fromkeys(words) if w not in self._stems]
+        if missing:
+            if len(self._stems) + len(missing) > STEM_CACHE:
+                self._stems.clear()
+            self._stems.update(zip(missing, self.stem(missing), strict=True))
+        return [self._stems[w] for w in words]
 
     # ------------------------------------------------------------------ writing
     def get_meta(self, key: str) -> str | None:
@@ -465,31 +484,49 @@ class SearchIndex:
     def snippets(
         self, scope: str, expression: str, rowids: Sequence[int]
     ) -> dict[int, tuple[str, list[str]]]:
-        """rowid → (snippet with «marks», every marked word in title/heading and body)."""
+        """rowid → (snippet with «marks», every marked word in title/heading and body).
+
+        The page's texts are copied into a temporary FTS5 table with the same tokenizer and
+        marked there: asking the big table for a few rowids of a match seeks through the whole
+        doclist of every query word, which for common words costs far more than indexing ten
+        texts again (the marks are the same, since `snippet` and `highlight` only look at the
+        text and the expression). The temporary index reads its text from a plain table, so
+        emptying it is one `delete-all` instead of tokenizing every text again."""
         if not rowids:
             return {}
         table = "docs_fts" if scope == "documents" else "chunks_fts"
-        body = DOC_COLUMNS.index("body") if scope == "documents" else CHUNK_COLUMNS.index("body")
+        head = "title" if scope == "documents" else "heading"
+        marks = ", ".join("?" * len(rowids))
+        texts = self.conn.execute(
+            f"SELECT rowid, {head}, body FROM {table} WHERE rowid IN ({marks})", rowids
+        ).fetchall()
         out: dict[int, tuple[str, list[str]]] = {}
-        if expression:
-            marks = ", ".join("?" * len(rowids))
-            rows = self.conn.execute(
-                f"SELECT rowid, snippet({table}, {body}, ?, ?, '…', {SNIPPET_TOKENS}), "
-                f"highlight({table}, 0, char(2), char(3)), "
-                f"highlight({table}, {body}, char(2), char(3)) "
-                f"FROM {table} WHERE {table} MATCH ? AND rowid IN ({marks})",
-                (MARK_OPEN, MARK_CLOSE, expression, *rowids),
-            )
-            for rowid, snippet, head, text in rows:
-                out[rowid] = (_clean(snippet), _marked(head + "\n" + text))
-        missing = [r for r in rowids if r not in out]
-        if missing:
-            marks = ", ".join("?" * len(missing))
-            for rowid, text in self.conn.execute(
-                f"SELECT rowid, substr(body, 1, 400) FROM {table} WHERE rowid IN ({marks})",
-                missing,
-            ):
-                out[rowid] = (_clean(_first_words(text)), [])
+        if expression and texts:
+            own = not self.conn.in_transaction
+            if own:
+                self.conn.execute("BEGIN")
+            try:
+                for target in ("marks_text", "marks_src"):
+                    self.conn.executemany(
+                        f"INSERT INTO temp.{target}(rowid, head, body) VALUES (?, ?, ?)", texts
+                    )
+                rows = self.conn.execute(
+                    f"SELECT rowid, snippet(marks_src, 1, ?, ?, '…', {SNIPPET_TOKENS}), "
+                    "highlight(marks_src, 0, char(2), char(3)), "
+                    "highlight(marks_src, 1, char(2), char(3)) "
+                    "FROM temp.marks_src WHERE marks_src MATCH ?",
+                    (MARK_OPEN, MARK_CLOSE, expression),
+                ).fetchall()
+            finally:
+                self.conn.execute("INSERT INTO temp.marks_src(marks_src) VALUES ('delete-all')")
+                self.conn.execute("DELETE FROM temp.marks_text")
+                if own:
+                    self.conn.execute("COMMIT")
+            for rowid, snippet, title, text in rows:
+                out[rowid] = (_clean(snippet), _marked(title + "\n" + text))
+        for rowid, _, text in texts:
+            if rowid not in out:
+                out[rowid] = (_clean(_first_words(text[:400])), [])
         return out
 
     # ------------------------------------------------------------------ vectors

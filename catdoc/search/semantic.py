@@ -19,6 +19,7 @@ import atexit
 import gzip
 import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -108,7 +109,8 @@ class Embedder:
 
 @cache
 def embedder(threads: int = 0) -> Embedder:
-    """The model, loaded once per process (and once more with one thread for the worker)."""
+    """The model, loaded once per process: with every core for bulk embedding, and once more
+    with one thread for queries and the background worker."""
     with _lock:
         return Embedder(threads)
 
@@ -174,20 +176,47 @@ def _build(rowids: Any, vectors: Any) -> Matrix:
     return Matrix(rowids, np.ascontiguousarray(vectors, dtype=np.float32), position)
 
 
-def nearest(
-    matrix: Matrix, query: str, allowed: list[int] | None, wanted: int, also: Iterable[int] = ()
-) -> dict[int, float]:
-    """rowid → cosine similarity of the `wanted` rows closest to the query (among `allowed`),
-    and of the rows `also` (candidates found by the other signals, so that each of them gets
-    its own similarity): one matrix-vector product over the allowed rows, a partial sort of the
-    best, and a product over the `also` rows."""
+@dataclass(frozen=True)
+class Similarity:
+    """The cosine similarity of one query to every allowed row of a matrix (`rows`: their
+    matrix rows, None for all)."""
+
+    matrix: Matrix
+    vector: Any
+    rows: Any
+    scores: Any
+
+
+def similarity(matrix: Matrix, query: str, allowed: list[int] | None) -> Similarity:
+    """Embed the query and compare it with the allowed rows: one matrix-vector product. The
+    model runs on one thread: the query's text passes hold the other core meanwhile."""
+    vector = embedder(1).query(query)
+    rows = _positions(matrix, allowed)
+    return Similarity(
+        matrix, vector, rows, _dot(matrix.vectors if rows is None else matrix.vectors[rows], vector)
+    )
+
+
+def in_background(matrix: Matrix, query: str, allowed: list[int] | None) -> Future[Similarity]:
+    """`similarity` on a thread of its own, so that the model run and the product overlap the
+    text passes of a hybrid query (both release the GIL, as SQLite does)."""
+    return _query_thread().submit(similarity, matrix, query, allowed)
+
+
+@cache
+def _query_thread() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="catdoc-query-vector")
+
+
+def nearest(found: Similarity, wanted: int, also: Iterable[int] = ()) -> dict[int, float]:
+    """rowid → cosine similarity of the `wanted` allowed rows closest to the query, and of the
+    rows `also` (candidates found by the other signals, so that each of them gets its own
+    similarity): a partial sort of the best, and a product over the `also` rows."""
     import numpy as np
 
+    matrix, scores, rows = found.matrix, found.scores, found.rows
     if not len(matrix):
         return {}
-    vector = embedder().query(query)
-    rows = _positions(matrix, allowed)
-    scores = _dot(matrix.vectors if rows is None else matrix.vectors[rows], vector)
     if wanted < len(scores):
         best = np.argpartition(-scores, wanted - 1)[:wanted]
     else:
@@ -196,7 +225,7 @@ def nearest(
     out = dict(zip(matrix.rowids[picked].tolist(), scores[best].tolist(), strict=True))
     extra = _positions(matrix, [rowid for rowid in also if rowid not in out])
     if extra is not None and len(extra):
-        more = _dot(matrix.vectors[extra], vector)
+        more = _dot(matrix.vectors[extra], found.vector)
         out.update(zip(matrix.rowids[extra].tolist(), more.tolist(), strict=True))
     return out
 
