@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import sys
 import time
@@ -158,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         failed += not ok
         verdict = "ok" if ok else "OVER"
         print(f"| {tool} | {label} | {p50:.1f} | {p95:.1f} | {verdict} | {checked:.1f} |")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak resident memory of this process (server and client): {peak:.0f} MB")
     return 1 if failed else 0
 
 

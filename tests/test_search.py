@@ -118,6 +118,7 @@ def test_hit_fields_snippet_marks_and_concepts(svc: CatDoc) -> None:
     assert any(term.startswith("password") for term in hit.matched_terms)
     assert hit.signals is None
 
+
 def test_snippets_of_one_query_do_not_leak_into_the_next(svc: CatDoc) -> None:
     """Pages are marked in a temporary index that must be empty again after every query."""
     first = svc.search("password", scope="chunks").results
@@ -128,7 +129,6 @@ def test_snippets_of_one_query_do_not_leak_into_the_next(svc: CatDoc) -> None:
     conn = svc.search_engine().index.conn
     assert conn.execute("SELECT count(*) FROM temp.marks_text").fetchone() == (0,)
     assert conn.execute("SELECT count(*) FROM temp.marks_src").fetchone() == (0,)
-
 
 
 def test_title_comes_from_front_matter_when_the_model_has_none(svc: CatDoc) -> None:

