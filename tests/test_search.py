@@ -179,6 +179,33 @@ def test_paging(svc: CatDoc) -> None:
         svc.search("the", offset=-1)
 
 
+def test_paging_ranks_a_query_once_until_the_next_write(
+    root: Path, svc: CatDoc, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = svc.search_engine()
+    whole = ids(svc.search("the", limit=3))
+    matches: list[str] = []
+    real_match = type(engine.index).match
+
+    def counted(self: object, scope: str, expression: str, *args: object) -> object:
+        matches.append(expression)
+        return real_match(self, scope, expression, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(engine.index), "match", counted)
+    pages = [hit for i in range(3) for hit in ids(svc.search("the", limit=1, offset=i))]
+    assert pages == whole
+    assert matches == []
+    svc.search("the", limit=3, filters=make_filters({"category": "design"}))
+    assert matches  # other filters: ranked anew
+
+    matches.clear()
+    login = root / "docs" / "req" / "login.md"
+    login.write_text(login.read_text("utf-8") + "\nQuokkas guard the door.\n", "utf-8")
+    engine.sync(svc.project(), force=True)
+    assert ids(svc.search("quokkas")) == ["req-login"]
+    assert matches
+
+
 @pytest.mark.parametrize(("key", "value"), [("mode", "fuzzy"), ("scope", "pages")])
 def test_unknown_mode_or_scope(svc: CatDoc, key: str, value: str) -> None:
     with pytest.raises(CatDocError) as err:

@@ -51,6 +51,8 @@ VECTOR_CANDIDATES = 100
 """How many of the rows nearest to the query join the hybrid candidates (every candidate found
 by the other signals gets its own similarity too): nearest rows that share no word with the
 query rarely make the first page, and each costs a row lookup."""
+RANKINGS_KEPT = 32
+"""Rankings of recent queries kept until the next write: paging through a query ranks it once."""
 MODEL_STAMP = "model_stamp"
 MODES = ("text", "hybrid", "vector")
 SCOPES = ("documents", "chunks")
@@ -74,6 +76,19 @@ class _Entry:
     category: str | None
     concepts: tuple[str, ...]
     fields_hash: str
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    """A query's candidates, best first, with what a page of them needs."""
+
+    scored: list[tuple[float, str, int]]
+    total: int
+    expanded_terms: tuple[str, ...]
+    either: str
+    """The FTS5 expression of the query words or their synonyms (what snippets mark)."""
+    hit_terms: frozenset[str]
+    signals: Callable[[int], dict[str, float]]
 
 
 @dataclass(frozen=True)
@@ -101,6 +116,7 @@ class SearchEngine:
         self._generation = 0
         self._cache: dict[str, dict[int, _Facts]] = {}
         self._counts: dict[tuple[str, ...], int] = {}
+        self._rankings: dict[tuple[object, ...], _Ranking] = {}
         self.last_sync = SyncStats()
         self.total_indexed = 0
 
@@ -144,7 +160,7 @@ class SearchEngine:
     def _rebuild(self) -> None:
         self.index.reset()
         self._known, self._project, self._vectors, self._cache = {}, None, {}, {}
-        self._counts = {}
+        self._counts, self._rankings = {}, {}
         self._generation += 1
 
     # ------------------------------------------------------------------ synchronisation
@@ -187,7 +203,7 @@ class SearchEngine:
                 del self._known[ident]
             self._known.update(refreshed)
             self._known.update(index.known([r.id for r in records]))
-            self._cache, self._counts = {}, {}
+            self._cache, self._counts, self._rankings = {}, {}, {}
             self._stale_vectors = set(self._vectors)
             self._generation += 1
         model_stamp = json.dumps(project.fingerprint)
@@ -336,7 +352,8 @@ class SearchEngine:
         debug: bool,
         use_vector: bool,
     ) -> r.SearchResponse:
-        index = self.index
+        """One page of a query's ranking; the ranking itself is reused while the same query
+        pages through its first candidates and nothing was written."""
         parsed = parse(query)
         response = r.SearchResponse(
             query=query, mode=mode, scope=scope, total=0, limit=limit, offset=offset, results=[]
@@ -351,12 +368,64 @@ class SearchEngine:
                 "The query has no words to search for (only punctuation); nothing matched."
             )
             return response
+        wanted = max(CANDIDATES, offset + limit)
+        near = wanted if mode == "vector" else max(VECTOR_CANDIDATES, offset + limit)
+        key = (query, mode, scope, *cond.key(), wanted, near, -1 if matrix is None else len(matrix))
+        ranked = self._rankings.pop(key, None) or self._ranking(
+            parsed, query, mode, scope, cond, weights, matrix, wanted, near
+        )
+        self._rankings[key] = ranked
+        while len(self._rankings) > RANKINGS_KEPT:
+            self._rankings.pop(next(iter(self._rankings)))
+        response.expanded_terms = list(ranked.expanded_terms)
+        response.total = ranked.total
+        page = ranked.scored[offset : offset + limit]
+        rowids = [rowid for _, _, rowid in page]
+        facts = self._facts(scope, set(rowids))
+        marks = self.index.snippets(scope, ranked.either, rowids)
+        for negative, _ident, rowid in page:
+            fact = facts[rowid]
+            row = fact.row
+            snippet, marked = marks.get(rowid, ("", []))
+            hit = r.SearchHit(
+                id=row["id"],
+                title=row["title"],
+                category=row["category"],
+                path=row["path"],
+                url=row["url"],
+                score=round(-negative, 6),
+                snippet=snippet,
+                matched_terms=marked,
+                matched_concepts=[c for c, terms in fact.concepts if ranked.hit_terms & terms],
+            )
+            if debug:
+                signals = ranked.signals(rowid)
+                hit.signals = _debug_signals(signals, ranking.combine(signals, weights))
+            if scope == "chunks":
+                hit.heading_path = json.loads(row["heading"])
+                hit.start_line, hit.end_line = row["start_line"], row["end_line"]
+            response.results.append(hit)
+        return response
+
+    def _ranking(
+        self,
+        parsed: ParsedQuery,
+        query: str,
+        mode: str,
+        scope: str,
+        cond: Condition,
+        weights: dict[str, float],
+        matrix: semantic.Matrix | None,
+        wanted: int,
+        near: int,
+    ) -> _Ranking:
+        """Every candidate of a query, best first: `wanted` from each text signal, `near` from
+        the vectors (see `ranking` for how the signals combine)."""
+        index = self.index
         expansions = _expansions(parsed.words) if mode == "hybrid" else {}
         synonyms = list(dict.fromkeys(s for found in expansions.values() for s in found))
-        response.expanded_terms = synonyms
         original = parsed.fts()
         expanded = any_of([fts_string(tokens(s)) for s in synonyms if tokens(s)])
-        wanted = max(CANDIDATES, offset + limit)
         similarity = (
             semantic.in_background(matrix, query, index.allowed(scope, cond))
             if matrix is not None
@@ -372,7 +441,6 @@ class SearchEngine:
         wordnet = dict(index.match(scope, expanded, cond, wanted)) if expanded else {}
         vector = {}
         if similarity is not None:
-            near = wanted if mode == "vector" else max(VECTOR_CANDIDATES, offset + limit)
             vector = semantic.nearest(similarity.result(), near, [*bm25, *wordnet])
         candidates = set(bm25) | set(wordnet) | set(vector)
         facts = self._facts(scope, candidates)
@@ -411,35 +479,11 @@ class SearchEngine:
             )
             scored.append((-score, fact.row["id"], rowid))
         scored.sort()
-        response.total = len(scored)
+        total = len(scored)
         either = any_of([e for e in (original, expanded) if e])
         if len(bm25) == wanted or len(wordnet) == wanted:
-            response.total = max(response.total, self._count(scope, either, cond))
-        page = scored[offset : offset + limit]
-        marks = index.snippets(scope, either, [rowid for _, _, rowid in page])
-        for negative, _ident, rowid in page:
-            fact = facts[rowid]
-            row = fact.row
-            snippet, marked = marks.get(rowid, ("", []))
-            hit = r.SearchHit(
-                id=row["id"],
-                title=row["title"],
-                category=row["category"],
-                path=row["path"],
-                url=row["url"],
-                score=round(-negative, 6),
-                snippet=snippet,
-                matched_terms=marked,
-                matched_concepts=[c for c, terms in fact.concepts if hit_terms & terms],
-            )
-            if debug:
-                signals = signals_of(rowid)
-                hit.signals = _debug_signals(signals, ranking.combine(signals, weights))
-            if scope == "chunks":
-                hit.heading_path = json.loads(row["heading"])
-                hit.start_line, hit.end_line = row["start_line"], row["end_line"]
-            response.results.append(hit)
-        return response
+            total = max(total, self._count(scope, either, cond))
+        return _Ranking(scored, total, tuple(synonyms), either, hit_terms, signals_of)
 
     def _facts(self, scope: str, rowids: set[int]) -> dict[int, _Facts]:
         """What ranking needs of each candidate, parsed once and kept until the next write."""
