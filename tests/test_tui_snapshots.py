@@ -51,3 +51,31 @@ def test_validation(snap_compare: Compare, tmp_path: Path) -> None:
 def test_help(snap_compare: Compare, tmp_path: Path) -> None:
     app, before = app_showing(copy_example("math", tmp_path))
     assert snap_compare(app, press=["question_mark"], terminal_size=SIZE, run_before=before)
+
+
+def test_search(snap_compare: Compare, tmp_path: Path) -> None:
+    root = copy_example("traceability", tmp_path)
+    config = root / ".catdoc" / "config.yaml"
+    config.write_text(config.read_text("utf-8").replace("mode: hybrid", "mode: text"), "utf-8")
+    app, opened = app_showing(root)
+
+    async def run_before(pilot: Pilot) -> None:
+        await opened(pilot)
+        await pilot.press("slash", *"card declined")
+        await pilot.pause(0.4)  # the debounce, then the query
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_trace(snap_compare: Compare, tmp_path: Path) -> None:
+    app, opened = app_showing(copy_example("traceability", tmp_path), Ref("object", "req-checkout"))
+
+    async def run_before(pilot: Pilot) -> None:
+        await opened(pilot)
+        await pilot.press("t", *"test-checkout-e", "right", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
