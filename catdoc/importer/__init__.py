@@ -3,8 +3,9 @@
 The import is planned completely from the loaded model before anything is written, so a bad file
 or an id conflict never leaves half an import behind. Re-running is idempotent: an object is found
 again by its document's path, and only fields that changed are rewritten. Writes go through
-`writeback.edit_yaml` (comments and key order kept, atomic replace), each edited file is checked
-against the file-format models before it replaces the old one.
+`category_edit.edit_categories` (only the touched categories re-written, comments and key order
+kept, atomic replace); each edited file is checked against the file-format models before it
+replaces the old one.
 
 `files` finds and reads the documents, `planner` gives them ids and categories (with `names` and
 `fields`), `links` turns references into morphisms, and `writing` applies the plans to the YAML.

@@ -8,11 +8,11 @@ from typing import Any
 from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from catdoc.category_edit import edit_categories
 from catdoc.errors import LOAD_ERROR, VALIDATION_ERROR, CatDocError
 from catdoc.importer.planner import _CategoryPlan
 from catdoc.model import ModelFile
 from catdoc.project import Project, stamp
-from catdoc.writeback import edit_yaml
 
 _FIELD_ORDER = (
     "id",
@@ -42,8 +42,9 @@ def _write(project: Project, plans_by_file: dict[str, dict[str, _CategoryPlan]])
         plans = [p for p in plans_by_file[origin].values() if not p.empty()]
         if not plans:
             continue
-        edit_yaml(
+        edit_categories(
             project.root / origin,
+            {plan.id for plan in plans},
             lambda doc, plans=plans, origin=origin: _apply(doc, plans, origin),
             empty=CommentedMap(),
         )
