@@ -40,6 +40,11 @@ class _Cut:
     indent: int
     ids: list[str | None]
 
+    @property
+    def ends(self) -> list[int]:
+        """Where each entry's text ends: where the next begins, the last at `end`."""
+        return [*self.starts[1:], self.end]
+
 
 def edit_categories(
     path: Path, ids: Collection[str], edit: Callable[[Any], Any], *, empty: Any = None
@@ -52,8 +57,7 @@ def edit_categories(
     if cut is None:
         return edit_yaml(path, edit, empty=empty)
     chosen = [i for i, ident in enumerate(cut.ids) if ident in ids]
-    bounds = [*cut.starts[1:], cut.end]
-    old = [_shift(text[cut.starts[i] : bounds[i]], 2 - cut.indent) for i in chosen]
+    old = [_shift(text[cut.starts[i] : cut.ends[i]], 2 - cut.indent) for i in chosen]
     yaml_rt = roundtrip_yaml()
     try:
         doc = yaml_rt.load("categories:\n" + "".join(_present(old)))
@@ -137,15 +141,14 @@ def _splice(text: str, cut: _Cut, chosen: list[int], dumped: str) -> str | None:
     edited = _cut(dumped)
     if edited is None or len(edited.ids) < len(chosen):
         return None
-    bounds = [*edited.starts[1:], edited.end]
     try:
         shift = cut.indent - edited.indent
         items = _present(
-            [_shift(dumped[s:e], shift) for s, e in zip(edited.starts, bounds, strict=True)]
+            [_shift(dumped[s:e], shift) for s, e in zip(edited.starts, edited.ends, strict=True)]
         )
     except _Unfit:
         return None
-    ends = [*cut.starts[1:], cut.end]
+    ends = cut.ends
     pieces, position = [], 0
     for index, item in zip(chosen, items, strict=False):
         pieces += [text[position : cut.starts[index]], item]

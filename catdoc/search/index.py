@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -209,20 +209,26 @@ class SearchIndex:
         rows = [(i, t) for i, t in enumerate(texts) if t]
         if not rows:
             return out
-        own = not self.conn.in_transaction
-        if own:
-            self.conn.execute("BEGIN")
-        try:
+        with self._scratch():
             self.conn.executemany("INSERT INTO temp.stem_src(rowid, x) VALUES (?, ?)", rows)
             for doc, term in self.conn.execute(
                 "SELECT doc, term FROM temp.stem_vocab ORDER BY doc, offset"
             ):
                 out[doc].append(term)
             self.conn.execute("DELETE FROM temp.stem_src")
+        return out
+
+    @contextlib.contextmanager
+    def _scratch(self) -> Iterator[None]:
+        """One transaction around work on the temporary tables, unless one is open already."""
+        own = not self.conn.in_transaction
+        if own:
+            self.conn.execute("BEGIN")
+        try:
+            yield
         finally:
             if own:
                 self.conn.execute("COMMIT")
-        return out
 
     def stem_words(self, words: Sequence[str]) -> list[list[str]]:
         """`stem` for query words, remembered: the tokenizer and stemmer never change."""
@@ -502,26 +508,22 @@ class SearchIndex:
         ).fetchall()
         out: dict[int, tuple[str, list[str]]] = {}
         if expression and texts:
-            own = not self.conn.in_transaction
-            if own:
-                self.conn.execute("BEGIN")
-            try:
-                for target in ("marks_text", "marks_src"):
-                    self.conn.executemany(
-                        f"INSERT INTO temp.{target}(rowid, head, body) VALUES (?, ?, ?)", texts
-                    )
-                rows = self.conn.execute(
-                    f"SELECT rowid, snippet(marks_src, 1, ?, ?, '…', {SNIPPET_TOKENS}), "
-                    "highlight(marks_src, 0, char(2), char(3)), "
-                    "highlight(marks_src, 1, char(2), char(3)) "
-                    "FROM temp.marks_src WHERE marks_src MATCH ?",
-                    (MARK_OPEN, MARK_CLOSE, expression),
-                ).fetchall()
-            finally:
-                self.conn.execute("INSERT INTO temp.marks_src(marks_src) VALUES ('delete-all')")
-                self.conn.execute("DELETE FROM temp.marks_text")
-                if own:
-                    self.conn.execute("COMMIT")
+            with self._scratch():
+                try:
+                    for target in ("marks_text", "marks_src"):
+                        self.conn.executemany(
+                            f"INSERT INTO temp.{target}(rowid, head, body) VALUES (?, ?, ?)", texts
+                        )
+                    rows = self.conn.execute(
+                        f"SELECT rowid, snippet(marks_src, 1, ?, ?, '…', {SNIPPET_TOKENS}), "
+                        "highlight(marks_src, 0, char(2), char(3)), "
+                        "highlight(marks_src, 1, char(2), char(3)) "
+                        "FROM temp.marks_src WHERE marks_src MATCH ?",
+                        (MARK_OPEN, MARK_CLOSE, expression),
+                    ).fetchall()
+                finally:
+                    self.conn.execute("INSERT INTO temp.marks_src(marks_src) VALUES ('delete-all')")
+                    self.conn.execute("DELETE FROM temp.marks_text")
             for rowid, snippet, title, text in rows:
                 out[rowid] = (_clean(snippet), _marked(title + "\n" + text))
         for rowid, _, text in texts:
