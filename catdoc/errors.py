@@ -12,6 +12,10 @@ PROJECT_NOT_FOUND = "PROJECT_NOT_FOUND"
 LOAD_ERROR = "LOAD_ERROR"
 ALREADY_EXISTS = "ALREADY_EXISTS"
 IO_ERROR = "IO_ERROR"
+BUSY = "BUSY"
+"""Another writer holds the project lock; nothing was written."""
+CONFLICT = "CONFLICT"
+"""The model changed since the version the caller read; nothing was written."""
 
 
 class CatDocError(Exception):

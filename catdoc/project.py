@@ -8,6 +8,7 @@ a one-pass index of the `id:` lines of the file.
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
 import re
 import stat as stat_module
@@ -22,7 +23,9 @@ from typing import Any
 import yaml_rs
 from pydantic import ValidationError
 
+from catdoc import journal
 from catdoc.errors import LOAD_ERROR, PATH_OUTSIDE_PROJECT, PROJECT_NOT_FOUND, CatDocError
+from catdoc.lock import held_here, project_lock
 from catdoc.model import (
     Category,
     Config,
@@ -147,6 +150,8 @@ class Project:
     files: list[str] = field(default_factory=list)
     top_level_unknown: list[tuple[str, str]] = field(default_factory=list)
     fingerprint: tuple[tuple[str, int, int], ...] = ()
+    version: str = ""
+    """A hash of the model files' contents: what an edit's `expected_version` is checked against."""
     _line_index: dict[str, dict[str, list[int]]] = field(default_factory=dict, repr=False)
 
     # --- indexes (first occurrence wins; later ones are reported as duplicates) ---
@@ -395,7 +400,11 @@ def _stamp_origin(model: ModelFile, rel: str, ordinals: dict[str, int]) -> None:
 
 
 def load_project(root: Path | str) -> Project:
-    """Load `.catdoc/` under `root`; bad input raises CatDocError(LOAD_ERROR) with `file:line`."""
+    """Load `.catdoc/` under `root`; bad input raises CatDocError(LOAD_ERROR) with `file:line`.
+
+    An interrupted multi-file write is finished or undone first (see `catdoc.journal`), and a load
+    that overlapped a write is read again, so a reader never sees half of an edit.
+    """
     root = Path(root).resolve()
     if not (root / CATDOC_DIR).is_dir():
         raise CatDocError(
@@ -403,9 +412,28 @@ def load_project(root: Path | str) -> Project:
             f"{root} has no {CATDOC_DIR}/ directory.",
             "Run `catdoc init` there first.",
         )
+    for _attempt in range(_LOAD_ATTEMPTS):
+        if journal.pending(root):
+            if held_here(root):
+                journal.recover(root)
+            else:
+                with project_lock(root):
+                    journal.recover(root)
+        project = _load_once(root)
+        if project.fingerprint == stamp(root) and not journal.pending(root):
+            break
+    return project
+
+
+_LOAD_ATTEMPTS = 5
+"""Reads of a model that keeps changing underneath; the last one is returned as it is."""
+
+
+def _load_once(root: Path) -> Project:
     fingerprint = stamp(root)
     config = load_config(root)
     project = Project(root=root, config=config, fingerprint=fingerprint)
+    version = model_version(root)
     with gc_paused():
         for path in model_files(root):
             rel = path.relative_to(root).as_posix()
@@ -416,7 +444,25 @@ def load_project(root: Path | str) -> Project:
             project.functors += model.functors
             project.natural_transformations += model.natural_transformations
             project.top_level_unknown += [(rel, key) for key in model.unknown_keys()]
+    project.version = version
     return project
+
+
+def model_version(root: Path) -> str:
+    """A hash of the config and model files' bytes: the version edits are checked against.
+
+    Unlike `stamp` it cannot miss a change made within one tick of the file system's clock.
+    """
+    digest = hashlib.blake2b(digest_size=10)
+    catdoc = root / CATDOC_DIR
+    for path in [catdoc / CONFIG_FILE, *model_files(root)]:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        digest.update(f"\0{path.name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
 
 
 @contextmanager
@@ -453,6 +499,7 @@ __all__ = [
     "load_config",
     "load_project",
     "model_files",
+    "model_version",
     "resolve_inside",
     "stamp",
 ]

@@ -13,6 +13,7 @@ from catdoc.errors import LOAD_ERROR, VALIDATION_ERROR, CatDocError, not_found
 from catdoc.model import Category, DocObject, Functor, Morphism, NaturalTransformation, as_path
 from catdoc.paging import MAX_LIMIT, check_page
 from catdoc.project import Project, find_root, load_config, load_project, stamp
+from catdoc.service_edits import EditOperations
 
 T = TypeVar("T")
 
@@ -31,7 +32,7 @@ def _page(
     )
 
 
-class CatDoc:
+class CatDoc(EditOperations):
     """A CatDoc project as a service. Create one per project; it is safe to share across threads.
 
     `start` is any directory inside the project (default: the working directory). The project is
@@ -76,6 +77,11 @@ class CatDoc:
                 raise
             self._project, self._load_error, self._derived = project, None, {}
             return project
+
+    def _adopt(self, project: Project) -> None:
+        """Take the model an edit just wrote as the current one (no reload needed)."""
+        with self._lock:
+            self._project, self._load_error, self._derived = project, None, {}
 
     def _current(self) -> Project:
         """The model this request already loaded, without another stat check: per-item helpers
@@ -186,7 +192,7 @@ class CatDoc:
         if ident in project.functor_by_id:
             return r.EntityRef(kind="functor", id=ident)
         if ident in project.nat_by_id:
-            return r.EntityRef(kind="natural_transformation", id=ident)
+            return r.EntityRef(kind="naturalTransformation", id=ident)
         everything = [*project.object_by_id, *project.morphism_by_id, *project.category_by_id]
         raise not_found("Entity", ident, everything)
 
@@ -470,6 +476,26 @@ class CatDoc:
             ),
         )
 
+    def findings(
+        self,
+        *,
+        severity: str | None = None,
+        code: str | None = None,
+        category: str | None = None,
+        entity: str | None = None,
+    ) -> list[Any]:
+        """The findings of the whole-project report (errors, warnings, infos), filtered (AND) by
+        severity, code, category id, or an entity id they involve. `catdoc.validate.Finding`s."""
+        report = self.validate()
+        return [
+            finding
+            for finding in [*report.errors, *report.warnings, *report.infos]
+            if (severity is None or finding.severity == severity)
+            and (code is None or finding.code == code)
+            and (category is None or finding.category == category)
+            and (entity is None or entity in finding.ids)
+        ]
+
     # ------------------------------------------------------------------ graph and tracing
     def trace(
         self,
@@ -516,6 +542,16 @@ class CatDoc:
 
         cat_id = self.category(category).id if category else None
         return self.derived(f"graph:{cat_id}", lambda p: graph_data(p, category=cat_id))
+
+    def graph_page(self, category: str, *, limit: int, offset: int = 0) -> r.GraphData:
+        """A bounded window of one category's graph: the objects at `offset` (file order) and the
+        morphisms between them, so a face never has to draw thousands of nodes at once."""
+        check_page(limit, offset)
+        data = self.graph(category=category)
+        nodes = data.nodes[offset : offset + limit]
+        shown = {node.id for node in nodes}
+        edges = [e for e in data.edges if e.source in shown and e.target in shown]
+        return r.GraphData(nodes=nodes, edges=edges)
 
     def export_graph(self, fmt: str, *, category: str | None = None) -> str:
         """The graph as `json`, `dot` (Graphviz) or `mermaid` text."""

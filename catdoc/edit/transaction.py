@@ -1,0 +1,104 @@
+"""One change to the model, start to finish: lock, check, apply, write all or nothing, validate.
+
+Every writer (the importer, the MCP tools, the CLI, the TUI) goes through `edit_model`:
+
+1. take the project lock (bounded wait, then `BUSY`);
+2. finish or undo a write a crash interrupted;
+3. read the model as it is now (the caller's copy is reused when its files are unchanged) and
+   compare its version with the caller's `expected_version` (`CONFLICT` when they differ);
+4. run the operations; any refusal raises before anything is written;
+5. check every changed file still is a valid model file, then write them and any documents
+   together (`catdoc.journal`);
+6. load the result and return the findings that concern what was touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, TypeVar
+
+import yaml_rs
+from pydantic import ValidationError
+
+from catdoc.edit.operations import Change, ModelEdit
+from catdoc.errors import CONFLICT, VALIDATION_ERROR, CatDocError
+from catdoc.journal import commit_files, pending, recover
+from catdoc.lock import DEFAULT_TIMEOUT, project_lock
+from catdoc.model import ModelFile
+from catdoc.project import Project, load_project, model_version
+from catdoc.validate import Report, validate_project
+
+T = TypeVar("T")
+
+MAX_FINDINGS = 100
+"""Findings returned with an edit; `findings_total` counts them all."""
+
+
+@dataclass
+class Outcome(Generic[T]):
+    """What an edit did: the operations' own return value, and the state it left behind."""
+
+    value: T
+    changes: list[Change]
+    files: list[str]
+    project: Project
+    report: Report | None
+    touched: set[str]
+
+
+def edit_model(
+    project: Project,
+    apply: Callable[[ModelEdit], T],
+    *,
+    expected_version: str | None = None,
+    lock_timeout: float = DEFAULT_TIMEOUT,
+    validate: bool = True,
+) -> Outcome[T]:
+    """Run `apply` on the current model and write what it changed, all or nothing."""
+    root = project.root
+    with project_lock(root, lock_timeout):
+        if pending(root):
+            recover(root)
+        if model_version(root) != project.version:
+            project = load_project(root)
+        if expected_version is not None and expected_version != project.version:
+            raise CatDocError(
+                CONFLICT,
+                f"The model changed since version {expected_version[:32]!r} was read (it is now "
+                f"{project.version!r}); nothing was changed.",
+                "Read the entities again (their results carry the new version) and repeat the "
+                "edit if it still makes sense.",
+            )
+        edit = ModelEdit(project)
+        value = apply(edit)
+        texts = edit.rendered()
+        for rel, text in texts.items():
+            _check_model_text(rel, text)
+        writes: dict[Path, str] = {root / rel: text for rel, text in texts.items()}
+        writes.update(edit.documents)
+        if not writes:
+            return Outcome(value, edit.changes, [], project, None, edit.touched)
+        commit_files(root, writes)
+        after = load_project(root)
+    report = validate_project(after) if validate else None
+    files = sorted(path.relative_to(root).as_posix() for path in writes)
+    return Outcome(value, edit.changes, files, after, report, edit.touched)
+
+
+def _check_model_text(rel: str, text: str) -> None:
+    """The edited file must still parse and match the file format (else nothing is written)."""
+    try:
+        data = yaml_rs.loads(text) if text.strip() else None
+        ModelFile.model_validate(data or {})
+    except (yaml_rs.YAMLDecodeError, ValueError, ValidationError) as exc:
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"{rel}: the edit would make the file invalid ({str(exc).splitlines()[0]}); nothing "
+            "was written.",
+            "Check the values given (types as in the file format).",
+        ) from None
+
+
+__all__ = ["MAX_FINDINGS", "Outcome", "edit_model"]

@@ -1,0 +1,166 @@
+"""All-or-nothing writes of several files, with recovery after a crash.
+
+One file is made atomic by writing a temporary file beside it and renaming it over the old one.
+Several files are not: a kill between two renames leaves one new and one old. So a write of
+several files goes through a journal, `.catdoc/journal.json`:
+
+1. the journal is written (atomically) in state `prepared`, naming every target and its temp file;
+2. every temp file is written and fsynced;
+3. the journal is rewritten in state `committed` — this rename is the commit point;
+4. every temp file is renamed over its target; the journal is removed.
+
+Recovery (run before every load and every edit) finishes a `committed` journal (renames the temps
+that are still there) and undoes a `prepared` one (removes its temps). Either way the files end as
+wholly before or wholly after the write.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+
+from catdoc.errors import IO_ERROR, CatDocError
+
+JOURNAL_NAME = "journal.json"
+_TEMP_SUFFIX = ".catdoc-tmp"
+
+
+def journal_path(root: Path) -> Path:
+    return root / ".catdoc" / JOURNAL_NAME
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_file(path: Path, data: bytes, mode: int) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _new_file_mode() -> int:
+    """The mode `open()` would give a new file (umask applied)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _write_journal(root: Path, state: str, entries: list[dict[str, str]]) -> None:
+    path = journal_path(root)
+    tmp = path.with_name(f".{JOURNAL_NAME}.{secrets.token_hex(4)}{_TEMP_SUFFIX}")
+    body = json.dumps({"version": 1, "state": state, "entries": entries}).encode()
+    _write_file(tmp, body, 0o644)
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def _inside(root: Path, rel: str) -> Path | None:
+    """`root / rel` if it stays inside the root (a journal is data, and data can be planted)."""
+    if "\0" in rel or os.path.isabs(rel):
+        return None
+    path = root / rel
+    try:
+        parent = path.parent.resolve()
+    except (OSError, RuntimeError):
+        return None
+    return path if parent.is_relative_to(root.resolve()) else None
+
+
+def _rel(root: Path, path: Path) -> str:
+    return path.relative_to(root).as_posix()
+
+
+def commit_files(root: Path, writes: Mapping[Path, str]) -> None:
+    """Replace every file in `writes` (absolute paths inside `root`) with its text, all or none.
+
+    Call it holding the project lock. A single file skips the journal: its rename is atomic.
+    """
+    if not writes:
+        return
+    targets = sorted(writes)
+    temps = {
+        target: target.with_name(f".{target.name}.{secrets.token_hex(4)}{_TEMP_SUFFIX}")
+        for target in targets
+    }
+    entries = [
+        {"target": _rel(root, target), "temp": _rel(root, temps[target])} for target in targets
+    ]
+    journaled = len(targets) > 1
+    try:
+        if journaled:
+            _write_journal(root, "prepared", entries)
+        for target in targets:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            mode = target.stat().st_mode & 0o777 if target.exists() else _new_file_mode()
+            _write_file(temps[target], writes[target].encode("utf-8"), mode)
+        if journaled:
+            _write_journal(root, "committed", entries)
+    except OSError as exc:
+        for temp in temps.values():
+            temp.unlink(missing_ok=True)
+        journal_path(root).unlink(missing_ok=True)
+        raise CatDocError(
+            IO_ERROR,
+            f"Cannot write {exc.filename or 'the model files'}: {exc.strerror}; "
+            "nothing was changed.",
+            "Check permissions and free disk space, then try again.",
+        ) from None
+    for target in targets:
+        os.replace(temps[target], target)
+    for directory in {target.parent for target in targets}:
+        _fsync_dir(directory)
+    if journaled:
+        journal_path(root).unlink(missing_ok=True)
+        _fsync_dir(journal_path(root).parent)
+
+
+def pending(root: Path) -> bool:
+    """Whether a journal is waiting for recovery (one `stat`)."""
+    return os.path.lexists(journal_path(root))
+
+
+def recover(root: Path) -> str | None:
+    """Finish or undo an interrupted `commit_files`; returns what was done, or None.
+
+    Call it holding the project lock: a journal may belong to a writer that is still running.
+    """
+    path = journal_path(root)
+    try:
+        record = json.loads(path.read_bytes())
+        state = record["state"]
+        entries = [(str(e["target"]), str(e["temp"])) for e in record["entries"]]
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError):
+        # Written atomically, so a journal we cannot read was never ours: set it aside.
+        path.replace(path.with_name(f"{JOURNAL_NAME}.unreadable"))
+        return "set aside an unreadable journal"
+    for target_rel, temp_rel in entries:
+        target, temp = _inside(root, target_rel), _inside(root, temp_rel)
+        if target is None or temp is None or not temp.name.endswith(_TEMP_SUFFIX):
+            continue
+        if state == "committed" and temp.is_file() and not temp.is_symlink():
+            os.replace(temp, target)
+        else:
+            temp.unlink(missing_ok=True)
+    path.unlink(missing_ok=True)
+    _fsync_dir(path.parent)
+    return "finished an interrupted write" if state == "committed" else "undid an interrupted write"
+
+
+__all__ = ["commit_files", "journal_path", "pending", "recover"]
