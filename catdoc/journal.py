@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from catdoc.errors import IO_ERROR, CatDocError
+from catdoc.writeback import new_file_mode
 
 JOURNAL_NAME = "journal.json"
 _TEMP_SUFFIX = ".catdoc-tmp"
@@ -51,13 +52,6 @@ def _write_file(path: Path, data: bytes, mode: int) -> None:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
-
-
-def _new_file_mode() -> int:
-    """The mode `open()` would give a new file (umask applied)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
 
 
 def _write_journal(root: Path, state: str, entries: list[dict[str, str]]) -> None:
@@ -106,7 +100,7 @@ def commit_files(root: Path, writes: Mapping[Path, str]) -> None:
             _write_journal(root, "prepared", entries)
         for target in targets:
             target.parent.mkdir(parents=True, exist_ok=True)
-            mode = target.stat().st_mode & 0o777 if target.exists() else _new_file_mode()
+            mode = target.stat().st_mode & 0o777 if target.exists() else new_file_mode()
             _write_file(temps[target], writes[target].encode("utf-8"), mode)
         if journaled:
             _write_journal(root, "committed", entries)

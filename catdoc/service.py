@@ -584,18 +584,26 @@ class CatDoc(EditOperations):
 
         `recursive`, `category_from` and `link` left as None take config.yaml's `import` settings.
         """
+        from catdoc.edit import edit_model
         from catdoc.importer import import_documents
 
-        return import_documents(
-            self,
-            paths,
-            recursive=recursive,
-            category_from=category_from,
-            domain=domain,
-            category=category,
-            link=link,
-            force=force,
+        outcome = edit_model(
+            self.project(),
+            lambda edit: import_documents(
+                edit,
+                paths,
+                recursive=recursive,
+                category_from=category_from,
+                domain=domain,
+                category=category,
+                link=link,
+                force=force,
+            ),
+            validate=False,
         )
+        self._adopt(outcome.project)
+        written = [f for f in outcome.files if f.startswith(".catdoc/")]
+        return outcome.value.model_copy(update={"written": written})
 
     # ------------------------------------------------------------------ search
     def search_engine(self) -> Any:

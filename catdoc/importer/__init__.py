@@ -1,34 +1,31 @@
 """Adopt an existing docs tree: each document becomes an object, grouped into categories.
 
-The import is planned completely from the loaded model before anything is written, so a bad file
-or an id conflict never leaves half an import behind. Re-running is idempotent: an object is found
-again by its document's path, and only fields that changed are rewritten. Writes go through
-`category_edit.edit_categories` (only the touched categories re-written, comments and key order
-kept, atomic replace); each edited file is checked against the file-format models before it
-replaces the old one.
+An import runs inside one write-path transaction (`catdoc.edit`): it is planned from the model as
+it is under the project lock, applied as edit operations, and written all or nothing, so a bad
+file, an id conflict or a concurrent writer never leaves half an import behind or loses another
+writer's objects. Re-running is idempotent: an object is found again by its document's path, and
+only fields that changed are rewritten.
 
 `files` finds and reads the documents, `planner` gives them ids and categories (with `names` and
-`fields`), `links` turns references into morphisms, and `writing` applies the plans to the YAML.
+`fields`), `links` turns references into morphisms, and `writing` turns the plans into edit
+operations.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from catdoc import results as r
+from catdoc.edit import ModelEdit
 from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.importer.files import _common_folder, _expand, _read_documents
 from catdoc.importer.links import _link_references
 from catdoc.importer.planner import _Planner
-from catdoc.importer.writing import _write
-
-if TYPE_CHECKING:
-    from catdoc.service import CatDoc
+from catdoc.importer.writing import _apply_plans
 
 
 def import_documents(
-    service: CatDoc,
+    edit: ModelEdit,
     paths: Sequence[str],
     *,
     recursive: bool | None = None,
@@ -38,8 +35,9 @@ def import_documents(
     link: bool | None = None,
     force: bool = False,
 ) -> r.ImportResult:
-    """Import files, globs and directories (inside the project) as objects; see module doc."""
-    project = service.project()
+    """Import files, globs and directories (inside the project) as objects through the edit
+    operations of `edit`; see module doc. `written` is left for the transaction to fill in."""
+    project = edit.project
     settings = project.config.import_
     recursive = settings.recursive if recursive is None else recursive
     link = settings.link if link is None else link
@@ -66,7 +64,8 @@ def import_documents(
     for doc in docs:
         planner.place(doc, category, category_from, common, domain)
     references = _link_references(planner, docs, link=link)
-    written = _write(project, planner.plans) if planner.has_changes() else []
+    if planner.has_changes():
+        _apply_plans(edit, planner.plans)
 
     items = sorted([*planner.items, *skipped], key=lambda item: item.path)
     counts = {action: sum(item.action == action for item in items) for action in _ACTIONS}
@@ -75,7 +74,6 @@ def import_documents(
         **counts,
         references=references,
         morphisms_created=planner.morphisms_created,
-        written=written,
     )
 
 

@@ -1,0 +1,120 @@
+"""Editing entries of a model file: untouched text stays byte for byte, comments between entries
+stay where they are, and files that cannot be cut are edited whole with the same data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml_rs
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from catdoc.edit.entries import EntryFile
+from catdoc.errors import LOAD_ERROR, CatDocError
+
+MODEL = """\
+# The model.
+name: demo
+categories:
+  # first, untouched: odd spacing and flow style stay exactly as written
+  - id: a
+    name:   A
+    objects: [{id: a1}, {id: a2}]
+  - id: b   # the one we edit
+    name: B
+    objects:
+      - id: b1   # keep me
+        title: B one
+
+  # ---- heading of the functors
+functors:
+  - id: f
+    sourceCategory: a
+    targetCategory: b
+    objectMapping: {a1: b1}
+"""
+
+
+def _add_b2_and_c(edited: EntryFile) -> None:
+    b = edited.entry("categories", "b")
+    b["objects"].append(CommentedMap(id="b2", title="B two"))
+    edited.append("categories", CommentedMap(id="c", name="C"))
+
+
+@pytest.mark.parametrize("indent", [0, 2, 4])
+def test_only_the_touched_entries_change(indent: int) -> None:
+    text = MODEL.replace("\n  ", "\n" + " " * indent) if indent != 2 else MODEL
+    edited = EntryFile.open("category.yaml", text)
+    _add_b2_and_c(edited)
+    after = edited.render()
+    assert after is not None
+    expected = yaml_rs.loads(text)
+    expected["categories"][1]["objects"].append({"id": "b2", "title": "B two"})
+    expected["categories"].append({"id": "c", "name": "C"})
+    assert yaml_rs.loads(after) == expected
+    assert after.startswith(text[: text.index("- id: b")])  # entry a and the header
+    assert "# keep me" in after and "# ---- heading of the functors" in after
+    assert after.index("id: c") < after.index("# ---- heading")  # new entry before the gap
+    assert after.endswith(text[text.index("functors:") :])
+
+
+def test_an_untouched_render_is_none_and_a_handed_out_entry_is_not_a_change() -> None:
+    edited = EntryFile.open("category.yaml", MODEL)
+    assert edited.entry("categories", "a") is not None
+    assert edited.render() is None
+
+
+def test_removing_the_last_entry_keeps_the_comment_after_it() -> None:
+    edited = EntryFile.open("category.yaml", MODEL)
+    _add_b2_and_c(edited)
+    grown = edited.render()
+    assert grown is not None
+    shrunk = EntryFile.open("category.yaml", grown)
+    shrunk.remove("categories", "c")
+    shrunk.entry("categories", "b")["objects"].pop()
+    assert shrunk.render() == MODEL
+
+
+def test_a_section_the_file_lacks_is_added_at_the_end() -> None:
+    edited = EntryFile.open("category.yaml", "categories:\n  - id: a\n")
+    edited.append("naturalTransformations", CommentedMap(id="eta", sourceFunctor="f"))
+    after = edited.render()
+    assert after is not None
+    assert after.startswith("categories:\n  - id: a\n")
+    assert yaml_rs.loads(after)["naturalTransformations"] == [{"id": "eta", "sourceFunctor": "f"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "categories: [{id: a, name: A}, {id: b, name: B, objects: [{id: b1}]}]\n",
+        "categories:\n  - id: a\n    name: A\n    tags: &t [x]\n"
+        "  - id: b\n    name: B\n    tags: *t\n    objects: [{id: b1}]\n",
+        "categories:\n  - id: b\n    objects: [{id: b1}]\n  - id: b\n    name: twice\n",
+    ],
+    ids=["flow", "aliases", "duplicate-ids"],
+)
+def test_files_that_cannot_be_cut_are_edited_whole(text: str) -> None:
+    edited = EntryFile.open("category.yaml", text)
+    edited.entry("categories", "b")["objects"].append(CommentedMap(id="b2"))
+    after = edited.render()
+    assert after is not None
+    data = yaml_rs.loads(after)
+    b = next(c for c in data["categories"] if c["id"] == "b")
+    assert [o["id"] for o in b["objects"]] == ["b1", "b2"]
+
+
+def test_an_empty_file_starts_a_model() -> None:
+    edited = EntryFile.open("new.yaml", "")
+    node: Any = CommentedMap(id="c", name="C")
+    node["objects"] = CommentedSeq()
+    edited.append("categories", node)
+    after = edited.render()
+    assert after is not None
+    assert yaml_rs.loads(after) == {"categories": [{"id": "c", "name": "C", "objects": []}]}
+
+
+def test_editing_invalid_yaml_is_a_load_error() -> None:
+    with pytest.raises(CatDocError) as info:
+        EntryFile.open("category.yaml", "categories: [\n")
+    assert info.value.code == LOAD_ERROR
