@@ -17,13 +17,21 @@ def mcp(
         bool,
         typer.Option(
             "--dashboard",
-            help="Reserved for the browser dashboard, which CatDoc does not ship yet: logs a "
-            "warning to stderr and serves on.",
+            help="Also serve the browser dashboard (127.0.0.1) over the same project, with a "
+            "live panel of the tool calls; its URL is logged and given in the server info. If "
+            "it cannot start, a warning is logged and the MCP server runs on.",
         ),
     ] = False,
     port: Annotated[
         int | None,
-        typer.Option("--port", min=1, max=65535, metavar="N", help="Dashboard port."),
+        typer.Option(
+            "--port",
+            min=0,
+            max=65535,
+            metavar="N",
+            help="Dashboard port (default: config.yaml dashboard.port, else a free one; 0: any "
+            "free port).",
+        ),
     ] = None,
 ) -> None:
     """Start the MCP server on stdin/stdout for an AI assistant (Claude, VS Code, Cursor …).

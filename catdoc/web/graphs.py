@@ -1,0 +1,97 @@
+"""Service results as Cytoscape.js elements. Every drawing is bounded by `MAX_NODES`: large
+categories are drawn a window at a time, objects by their neighbourhood."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from catdoc import results as r
+from catdoc.web.render import entity_url
+
+MAX_NODES = 150
+"""No page draws more graph nodes than this."""
+
+Element = dict[str, dict[str, Any]]
+
+
+class Drawing:
+    """Nodes and edges collected once each, at most `MAX_NODES` nodes (extra ones are dropped,
+    and their edges with them; `dropped` counts them)."""
+
+    def __init__(self) -> None:
+        self.nodes: dict[str, Element] = {}
+        self.edges: dict[str, Element] = {}
+        self.dropped = 0
+
+    def node(self, ident: str, label: str, kind: str, *, href: str | None, role: str = "") -> bool:
+        if ident in self.nodes:
+            return True
+        if len(self.nodes) >= MAX_NODES:
+            self.dropped += 1
+            return False
+        data = {"id": ident, "label": label, "kind": kind, "href": href, "role": role}
+        self.nodes[ident] = {"data": data}
+        return True
+
+    def edge(self, ident: str, source: str, target: str, label: str, kind: str) -> None:
+        if source in self.nodes and target in self.nodes and ident not in self.edges:
+            data = {"id": f"e:{ident}", "source": source, "target": target, "label": label}
+            self.edges[ident] = {"data": {**data, "kind": kind}}
+
+    def elements(self) -> list[Element]:
+        return [*self.nodes.values(), *self.edges.values()]
+
+
+def categories_drawing(
+    categories: Iterable[r.CategorySummary], functors: Iterable[r.FunctorSummary]
+) -> Drawing:
+    """The overview: categories as nodes, functors (and the category hierarchy) as edges."""
+    drawing = Drawing()
+    for cat in categories:
+        label = f"{cat.name}\n{cat.object_count} objects"
+        drawing.node(cat.id, label, "category", href=entity_url("category", cat.id))
+        if cat.parent:
+            drawing.edge(f"parent:{cat.id}", cat.id, cat.parent, "parent", "parent")
+    for fun in functors:
+        drawing.edge(fun.id, fun.source_category, fun.target_category, fun.name, "functor")
+    return drawing
+
+
+def graph_drawing(data: r.GraphData) -> Drawing:
+    """A window of a category's graph (already bounded by `CatDoc.graph_page`)."""
+    drawing = Drawing()
+    for node in data.nodes:
+        drawing.node(node.id, node.label, "object", href=entity_url("object", node.id))
+    for edge in data.edges:
+        drawing.edge(edge.id, edge.source, edge.target, edge.label, edge.type)
+    return drawing
+
+
+def neighbourhood_drawing(detail: r.ObjectDetail, title: Callable[[str], str]) -> Drawing:
+    """One object, the objects its morphisms reach in and out, and its images under functors."""
+    drawing = Drawing()
+    drawing.node(detail.id, detail.title, "object", href=None, role="focus")
+    for mor in [*detail.outgoing, *detail.incoming]:
+        for end in (mor.source, mor.target):
+            drawing.node(end, title(end), "object", href=entity_url("object", end))
+        drawing.edge(mor.id, mor.source, mor.target, mor.name, "morphism")
+    for functor, image in detail.images.items():
+        drawing.node(image, title(image), "object", href=entity_url("object", image))
+        drawing.edge(f"{functor}:{detail.id}", detail.id, image, functor, "functor")
+    return drawing
+
+
+def trace_drawing(result: r.TraceResult, title: Callable[[str], str]) -> Drawing:
+    """The union of the paths a trace found; the two ends are marked."""
+    drawing = Drawing()
+    roles = {result.source: "source", result.target: "target"}
+    for end in (result.source, result.target):
+        drawing.node(end, title(end), "object", href=entity_url("object", end), role=roles[end])
+    for path in result.paths:
+        for ident in path.nodes:
+            drawing.node(ident, title(ident), "object", href=entity_url("object", ident))
+        for hop in path.hops:
+            key = f"{hop.kind}:{hop.id}:{hop.source}:{hop.target}"
+            drawing.edge(key, hop.source, hop.target, hop.label, hop.kind)
+    return drawing

@@ -1,0 +1,302 @@
+"""The pages: each one reads its query, makes `CatDoc` calls and hands the results to a template.
+
+Nothing here reads files, walks graphs or ranks: the service does; pages only pick, page and
+label what it returns. A CatDocError becomes an error page with its message and hint.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable, Sequence
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from catdoc import results as r
+from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
+from catdoc.service import CatDoc
+from catdoc.web.app import Site
+from catdoc.web.graphs import (
+    MAX_NODES,
+    categories_drawing,
+    graph_drawing,
+    neighbourhood_drawing,
+    trace_drawing,
+)
+from catdoc.web.render import document_html
+
+PAGE = 50
+"""Rows per page of a member list, mapping table or finding list."""
+
+ERROR_STATUS = {NOT_FOUND: 404, VALIDATION_ERROR: 400}
+SEVERITIES = ("error", "warning", "info")
+STATUSES = ("ok", "error", "warning", "missing")
+
+Context = dict[str, Any]
+
+
+def _int(request: Request, name: str, default: int = 0) -> int:
+    try:
+        return max(0, int(request.query_params.get(name, default)))
+    except ValueError:
+        return default
+
+
+def _text(request: Request, name: str) -> str | None:
+    value = request.query_params.get(name, "").strip()
+    return value or None
+
+
+def _pager(total: int, offset: int, size: int = PAGE) -> Context:
+    """Where this page starts and ends, and the offsets of its neighbours (None at the ends)."""
+    offset = min(offset, max(0, total - 1))
+    end = min(total, offset + size)
+    return {
+        "start": offset + 1 if total else 0,
+        "end": end,
+        "total": total,
+        "prev": max(0, offset - size) if offset > 0 else None,
+        "next": end if end < total else None,
+    }
+
+
+def _query(request: Request, **changes: Any) -> str:
+    """This page's query string with some parameters changed (for pager links)."""
+    params = dict(request.query_params)
+    params.update({k: str(v) for k, v in changes.items()})
+    return "?" + urlencode(params)
+
+
+class Pages:
+    """The page builders; each returns a template context."""
+
+    def __init__(self, svc: CatDoc) -> None:
+        self.svc = svc
+
+    def title(self, object_id: str) -> str:
+        """An object's title, or its id when it does not exist (a dangling reference)."""
+        try:
+            return self.svc.object(object_id).label
+        except CatDocError:
+            return object_id
+
+    # ------------------------------------------------------------------ overview
+    def overview(self, request: Request) -> Context:
+        categories = self.svc.list_categories()
+        functors = self.svc.list_functors()
+        report = self.svc.validate()
+        findings = [*report.errors, *report.warnings, *report.infos]
+        codes = collections.Counter((f.severity, f.code) for f in findings)
+        return {
+            "title": "Overview",
+            "categories": categories,
+            "functors": functors,
+            "transformations": self.svc.list_natural_transformations(),
+            "report": report,
+            "codes": sorted(codes.items(), key=lambda item: (SEVERITIES.index(item[0][0]), item)),
+            "object_count": sum(c.object_count for c in categories),
+            "morphism_count": sum(c.morphism_count for c in categories),
+            "drawing": categories_drawing(categories, functors),
+        }
+
+    # ------------------------------------------------------------------ entities
+    def category(self, request: Request) -> Context:
+        cat = self.svc.show_category(request.path_params["id"], limit=1)
+        objects = self.svc.list_objects(category=cat.id, limit=PAGE, offset=_int(request, "o"))
+        morphisms = self.svc.list_morphisms(category=cat.id, limit=PAGE, offset=_int(request, "m"))
+        window = min(_int(request, "g"), max(0, cat.object_count - 1))
+        drawing = graph_drawing(self.svc.graph_page(cat.id, limit=MAX_NODES, offset=window))
+        return {
+            "title": cat.name,
+            "cat": cat,
+            "objects": objects,
+            "objects_pager": _pager(objects.total, objects.offset),
+            "morphisms": morphisms,
+            "morphisms_pager": _pager(morphisms.total, morphisms.offset),
+            "drawing": drawing,
+            "graph_pager": _pager(cat.object_count, window, MAX_NODES),
+            "findings": self.svc.findings(category=cat.id)[:PAGE],
+            "query": lambda **changes: _query(request, **changes),
+        }
+
+    def object(self, request: Request) -> Context:
+        detail = self.svc.show_object(request.path_params["id"])
+        html = None if detail.content is None else document_html(detail.content, detail.path)
+        return {
+            "title": detail.title,
+            "obj": detail,
+            "document": html,
+            "titles": {
+                ident: self.title(ident)
+                for mor in [*detail.outgoing, *detail.incoming]
+                for ident in (mor.source, mor.target)
+            }
+            | {image: self.title(image) for image in detail.images.values()},
+            "findings": self.svc.findings(entity=detail.id),
+            "drawing": neighbourhood_drawing(detail, self.title),
+        }
+
+    def morphism(self, request: Request) -> Context:
+        detail = self.svc.show_morphism(request.path_params["id"])
+        return {
+            "title": detail.name,
+            "mor": detail,
+            "findings": self.svc.findings(entity=detail.id),
+        }
+
+    def _mapping(self, request: Request, entries: Sequence[r.MappingEntry], key: str) -> Context:
+        """Mapping rows filtered by `status` and a substring `q` of key or value, then paged."""
+        status, needle = _text(request, "status"), (_text(request, "q") or "").casefold()
+        rows = [
+            e
+            for e in entries
+            if (status is None or e.status == status)
+            and (not needle or needle in f"{e.key} {e.value}".casefold())
+        ]
+        counts = collections.Counter(e.status for e in entries)
+        offset = _int(request, key)
+        return {
+            "rows": rows[offset : offset + PAGE],
+            "pager": _pager(len(rows), offset),
+            "key": key,
+            "counts": counts,
+        }
+
+    def functor(self, request: Request) -> Context:
+        detail = self.svc.show_functor(request.path_params["id"])
+        return {
+            "title": detail.name,
+            "fun": detail,
+            "tables": [
+                ("Objects", "object", self._mapping(request, detail.object_mapping, "o")),
+                ("Morphisms", "morphism", self._mapping(request, detail.morphism_mapping, "m")),
+            ],
+            "status": _text(request, "status"),
+            "q": _text(request, "q") or "",
+            "statuses": STATUSES,
+            "findings": self.svc.findings(entity=detail.id),
+            "query": lambda **changes: _query(request, **changes),
+        }
+
+    def transformation(self, request: Request) -> Context:
+        detail = self.svc.show_natural_transformation(request.path_params["id"])
+        return {
+            "title": detail.name,
+            "nat": detail,
+            "tables": [("Components", "object", self._mapping(request, detail.components, "o"))],
+            "status": _text(request, "status"),
+            "q": _text(request, "q") or "",
+            "statuses": STATUSES,
+            "findings": self.svc.findings(entity=detail.id),
+            "query": lambda **changes: _query(request, **changes),
+        }
+
+    # ------------------------------------------------------------------ queries
+    def validation(self, request: Request) -> Context:
+        severity, code, category = (_text(request, k) for k in ("severity", "code", "category"))
+        everything = self.svc.findings()
+        found = self.svc.findings(severity=severity, code=code, category=category)
+        offset = _int(request, "offset")
+        return {
+            "title": "Validation",
+            "report": self.svc.validate(),
+            "findings": found[offset : offset + PAGE],
+            "paging": _pager(len(found), offset),
+            "severity": severity,
+            "code": code,
+            "category": category,
+            "severities": SEVERITIES,
+            "codes": sorted({f.code for f in everything}),
+            "categories": [c.id for c in self.svc.list_categories()],
+            "query": lambda **changes: _query(request, **changes),
+        }
+
+    def search(self, request: Request) -> Context:
+        q = _text(request, "q")
+        form = {k: _text(request, k) or "" for k in ("q", "mode", "scope", "category", "tags")}
+        form |= {k: _text(request, k) or "" for k in ("author", "path")}
+        context: Context = {"title": "Search", "form": form, "response": None, "error": None}
+        context["categories"] = [c.id for c in self.svc.list_categories()]
+        context["query"] = lambda **changes: _query(request, **changes)
+        if q is None:
+            return context
+        tags = [t.strip() for t in form["tags"].split(",") if t.strip()]
+        try:
+            filters = r.SearchFilters(
+                category=form["category"] or None,
+                tags=tags,
+                author=form["author"] or None,
+                path=form["path"] or None,
+            )
+            response = self.svc.search(
+                q,
+                mode=form["mode"] or None,
+                scope=form["scope"] or "documents",
+                filters=filters,
+                limit=20,
+                offset=_int(request, "offset"),
+            )
+        except CatDocError as exc:
+            context["error"] = exc
+            return context
+        context["response"] = response
+        context["paging"] = _pager(response.total, response.offset, response.limit)
+        return context
+
+    def trace(self, request: Request) -> Context:
+        source, target = _text(request, "source"), _text(request, "target")
+        via = request.query_params.get("via", "functors") != "morphisms"
+        context: Context = {
+            "title": "Trace",
+            "source": source or "",
+            "target": target or "",
+            "via_functors": via,
+            "result": None,
+            "error": None,
+        }
+        if source is None or target is None:
+            return context
+        try:
+            result = self.svc.trace(source, target, via_functors=via)
+        except CatDocError as exc:
+            context["error"] = exc
+            return context
+        drawing = trace_drawing(result, self.title)
+        context |= {"result": result, "drawing": drawing, "titles": self.title}
+        return context
+
+    def activity(self, request: Request) -> Context:
+        return {"title": "Activity"}
+
+
+def page_routes(site: Site) -> list[Route]:
+    """One route per page; each renders its template, or the error page."""
+    pages = Pages(site.svc)
+
+    def route(path: str, template: str, build: Callable[[Request], Context]) -> Route:
+        def endpoint(request: Request) -> Response:
+            try:
+                context = build(request)
+            except CatDocError as exc:
+                status = ERROR_STATUS.get(exc.code, 503)
+                context = {"title": "Error", "error": exc}
+                return site.render(request, "error.html", context, status)
+            return site.render(request, template, context)
+
+        return Route(path, endpoint, name=template.removesuffix(".html"))
+
+    return [
+        route("/", "overview.html", pages.overview),
+        route("/categories/{id:path}", "category.html", pages.category),
+        route("/objects/{id:path}", "object.html", pages.object),
+        route("/morphisms/{id:path}", "morphism.html", pages.morphism),
+        route("/functors/{id:path}", "functor.html", pages.functor),
+        route("/transformations/{id:path}", "transformation.html", pages.transformation),
+        route("/validation", "validation.html", pages.validation),
+        route("/search", "search.html", pages.search),
+        route("/trace", "trace.html", pages.trace),
+        route("/activity", "activity.html", pages.activity),
+    ]

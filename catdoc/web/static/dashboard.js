@@ -1,0 +1,91 @@
+/* CatDoc dashboard: draws the page's graph, follows the live event stream.
+   No inline scripts (the Content-Security-Policy forbids them): the graph comes from a
+   JSON data block, and every text added to the page goes through textContent. */
+(function () {
+  "use strict";
+
+  var STYLE = [
+    { selector: "node", style: {
+        "label": "data(label)", "text-wrap": "wrap", "text-max-width": "140px",
+        "font-size": "10px", "text-valign": "bottom", "text-margin-y": 4,
+        "background-color": "#4f6d8f", "width": 18, "height": 18, "color": "#1d2530" } },
+    { selector: "node[kind = 'category']", style: {
+        "shape": "round-rectangle", "width": 34, "height": 34, "background-color": "#3c7a5a",
+        "font-size": "12px" } },
+    { selector: "node[role = 'focus']", style: { "background-color": "#c0612b", "width": 26, "height": 26 } },
+    { selector: "node[role = 'source'], node[role = 'target']", style: { "background-color": "#c0612b" } },
+    { selector: "edge", style: {
+        "curve-style": "bezier", "target-arrow-shape": "triangle", "width": 1.5,
+        "line-color": "#8a99ab", "target-arrow-color": "#8a99ab", "label": "data(label)",
+        "font-size": "8px", "color": "#5a6675", "text-rotation": "autorotate" } },
+    { selector: "edge[kind = 'functor']", style: {
+        "line-style": "dashed", "line-color": "#3c7a5a", "target-arrow-color": "#3c7a5a" } },
+    { selector: "edge[kind = 'parent']", style: { "line-style": "dotted", "target-arrow-shape": "none" } }
+  ];
+
+  function drawGraph() {
+    var box = document.getElementById("graph");
+    var data = document.getElementById("graph-data");
+    if (!box || !data || typeof window.cytoscape !== "function") { return; }
+    var elements = JSON.parse(data.textContent);
+    var layout = box.getAttribute("data-layout") || "cose";
+    var options = { name: layout, animate: false, fit: true, padding: 24 };
+    if (layout === "breadthfirst") { options.directed = true; options.spacingFactor = 1.1; }
+    if (layout === "cose") { options.numIter = 400; options.randomize = false; }
+    var cy = window.cytoscape({
+      container: box, elements: elements, style: STYLE, layout: options,
+      minZoom: 0.2, maxZoom: 3, boxSelectionEnabled: false
+    });
+    cy.on("tap", "node", function (event) {
+      var href = event.target.data("href");
+      if (href) { window.location.assign(href); }
+    });
+    cy.on("mouseover", "node[href]", function () { box.style.cursor = "pointer"; });
+    cy.on("mouseout", "node", function () { box.style.cursor = ""; });
+    window.cy = cy;
+    document.body.setAttribute("data-graph-ready", String(cy.nodes().length));
+  }
+
+  function callItem(call) {
+    var item = document.createElement("li");
+    item.className = "call " + (call.ok ? "ok" : "failed");
+    var parts = [["tool", call.tool], ["duration", call.duration_ms + " ms"],
+                 ["arguments", call.arguments], ["summary", call.summary]];
+    parts.forEach(function (part) {
+      var el = document.createElement(part[0] === "arguments" ? "code" : "span");
+      el.className = part[0];
+      el.textContent = part[1];
+      item.appendChild(el);
+    });
+    return item;
+  }
+
+  function follow() {
+    if (typeof window.EventSource !== "function") { return; }
+    var body = document.body;
+    var live = document.getElementById("live");
+    var query = "?token=" + encodeURIComponent(body.getAttribute("data-token") || "") +
+                "&after=" + encodeURIComponent(body.getAttribute("data-after") || "0");
+    var source = new EventSource("/events" + query);
+    source.addEventListener("open", function () { if (live) { live.className = "live on"; } });
+    source.addEventListener("error", function () { if (live) { live.className = "live off"; } });
+    source.addEventListener("change", function () {
+      source.close();
+      window.location.reload();
+    });
+    source.addEventListener("activity", function (event) {
+      var list = document.getElementById("activity-list");
+      if (!list) { return; }
+      var call = JSON.parse(event.data);
+      var empty = list.querySelector(".empty");
+      if (empty) { empty.remove(); }
+      list.insertBefore(callItem(call), list.firstChild);
+      while (list.children.length > 200) { list.removeChild(list.lastChild); }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    drawGraph();
+    follow();
+  });
+})();
