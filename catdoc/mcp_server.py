@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import inspect
 import json
 import logging
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -27,6 +29,7 @@ from pydantic import TypeAdapter, ValidationError
 from catdoc import __version__
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, not_found
 from catdoc.service import CatDoc
+from catdoc.web.activity import ActivityLog
 
 INTERNAL_ERROR = "INTERNAL_ERROR"
 
@@ -86,6 +89,8 @@ class CatDocMCPServer(MCPServer):
         super().__init__(**kwargs)
         self.svc = svc
         self._arguments: dict[str, list[str]] = {}
+        self.activity: ActivityLog | None = None
+        """Where tool calls are recorded for the dashboard's activity panel (if it runs)."""
 
     def catdoc_tool(
         self,
@@ -135,7 +140,7 @@ class CatDocMCPServer(MCPServer):
             )
             self._arguments[name] = list(signature.parameters)
             self.add_tool(
-                run,
+                self._recorded(name, run),
                 name=name,
                 title=title,
                 description=description,
@@ -151,6 +156,21 @@ class CatDocMCPServer(MCPServer):
             return fn
 
         return register
+
+    def _recorded(
+        self, name: str, run: Callable[..., CallToolResult]
+    ) -> Callable[..., CallToolResult]:
+        """`run`, also logging each call (arguments, duration, result) to `self.activity`."""
+
+        @functools.wraps(run)
+        def recorded(**kwargs: Any) -> CallToolResult:
+            started = time.perf_counter()
+            result = run(**kwargs)
+            if self.activity is not None:
+                self.activity.record(name, kwargs, time.perf_counter() - started, result)
+            return result
+
+        return recorded
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -221,16 +241,24 @@ def _register_resources(server: CatDocMCPServer, svc: CatDoc) -> None:
         return _resource(read)
 
 
-def build_server(svc: CatDoc) -> CatDocMCPServer:
-    """The MCP server for one project: all `catdoc_*` tools and the `catdoc://` resources."""
+def build_server(svc: CatDoc, *, dashboard_url: str | None = None) -> CatDocMCPServer:
+    """The MCP server for one project: all `catdoc_*` tools and the `catdoc://` resources.
+    A running dashboard's URL goes into the server info and the instructions."""
     from catdoc.mcp_tools import register_tools
 
+    instructions = INSTRUCTIONS
+    if dashboard_url:
+        instructions += (
+            f" A browser dashboard of this project runs at {dashboard_url} (graph, documents, "
+            "validation, search, trace, and these tool calls live): point the user to it."
+        )
     server = CatDocMCPServer(
         svc,
         name="catdoc",
         title="CatDoc",
         description="Documents of a repository as a checked category-theory graph.",
-        instructions=INSTRUCTIONS,
+        instructions=instructions,
+        website_url=dashboard_url,
         version=__version__,
         log_level="WARNING",
     )
@@ -247,14 +275,10 @@ def serve(
         stream=sys.stderr, level=logging.INFO, format="catdoc-mcp %(levelname)s %(message)s"
     )
     svc = CatDoc(project)
-    server = build_server(svc)
-    if dashboard:
-        where = f" on port {port}" if port else ""
-        logger.warning(
-            "The dashboard%s was requested, but this CatDoc has no dashboard; the MCP server "
-            "runs without it.",
-            where,
-        )
+    activity = ActivityLog() if dashboard else None
+    url = _start_dashboard(svc, port, activity) if activity else None
+    server = build_server(svc, dashboard_url=url)
+    server.activity = activity if url else None
     try:
         loaded = svc.project()
         logger.info("Serving %s (%d categories).", loaded.root, len(loaded.categories))
@@ -268,14 +292,32 @@ def serve(
         server.run("stdio")
 
 
+def _start_dashboard(svc: CatDoc, port: int | None, activity: ActivityLog) -> str | None:
+    """Serve the dashboard from a background thread; its URL, or None (logged) if it cannot."""
+    from catdoc.web.server import open_dashboard
+
+    try:
+        board = open_dashboard(svc, port, activity)
+    except CatDocError as exc:
+        logger.warning(
+            "The dashboard did not start: %s %s The MCP server runs without it.",
+            exc.message,
+            exc.hint,
+        )
+        return None
+    board.start_in_background()
+    logger.info("The dashboard runs at %s", board.url)
+    return board.url
+
+
 def port_number(text: str) -> int:
-    """A TCP port, 1–65535 (argparse type)."""
+    """A TCP port, 0–65535 (argparse type; 0 picks a free one)."""
     try:
         port = int(text)
     except ValueError:
-        port = 0
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1–65535)")
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0–65535, 0: any free)")
     return port
 
 

@@ -11,7 +11,8 @@ import errno
 import logging
 import socket
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
 from catdoc.service import CatDoc
@@ -80,6 +81,7 @@ class Dashboard:
     svc: CatDoc
     sock: socket.socket
     activity: ActivityLog | None = None
+    _server: Any = field(default=None, init=False, repr=False)
 
     @property
     def port(self) -> int:
@@ -103,7 +105,13 @@ class Dashboard:
             lifespan="off",
             timeout_graceful_shutdown=1,
         )
-        uvicorn.Server(config).run(sockets=[self.sock])
+        self._server = uvicorn.Server(config)
+        self._server.run(sockets=[self.sock])
+
+    def stop(self) -> None:
+        """Ask a serving dashboard to finish (open event streams are closed within a second)."""
+        if self._server is not None:
+            self._server.should_exit = True
 
     def start_in_background(self) -> threading.Thread:
         """Serve from a daemon thread (it ends with the process); failures are logged."""

@@ -1,0 +1,173 @@
+"""The dashboard without a browser: pages, security headers, ports, the activity log and the
+MCP server's side of it (server info, tool-call hook)."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+from dashboard_project import make_dashboard_project
+from mcp import Client
+from starlette.testclient import TestClient
+
+from catdoc.errors import IO_ERROR, CatDocError
+from catdoc.mcp_server import build_server
+from catdoc.service import CatDoc
+from catdoc.web.activity import ActivityLog
+from catdoc.web.app import create_app
+from catdoc.web.graphs import MAX_NODES
+from catdoc.web.server import open_dashboard, open_socket
+
+PORT = 8000
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_dashboard_project(tmp_path_factory.mktemp("dash") / "proj")
+
+
+@pytest.fixture(scope="module")
+def client(root: Path) -> TestClient:
+    app = create_app(CatDoc(root), activity=ActivityLog(), port=PORT)
+    return TestClient(app, base_url=f"http://127.0.0.1:{PORT}")
+
+
+@pytest.mark.parametrize(
+    ("url", "texts"),
+    [
+        ("/", ["Requirements", "Requirements → Specifications", "unit suites ⇒ end-to-end"]),
+        ("/categories/requirements", ["Checkout", "checkout-depends-on-cart", "specify"]),
+        ("/objects/req-checkout", ["Mira Okafor", "Shopping cart", "Checkout API"]),
+        ("/morphisms/checkout-depends-on-cart", ["depends-on", "Shopping cart"]),
+        ("/functors/specify", ["identity preservation", "req-checkout", "spec-checkout-api"]),
+        ("/transformations/unit-gates-e2e", ["impl-cart-module", "cart-unit-gates-e2e"]),
+        ("/validation", ["Valid", "categories"]),
+        ("/search?q=card+payment", ["Card payments", "<mark>"]),
+        ("/search?q=card&scope=chunks", ["Card payments"]),
+        ("/trace?source=req-checkout&target=test-checkout-e2e", ["paths from", "specify"]),
+        ("/activity", ["Activity"]),
+    ],
+)
+def test_pages_render_the_example(client: TestClient, url: str, texts: list[str]) -> None:
+    response = client.get(url)
+    assert response.status_code == 200, response.text
+    for text in texts:
+        assert text in response.text
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_unknown_entity_is_a_404_with_suggestions(client: TestClient) -> None:
+    response = client.get("/objects/req-checkot")
+    assert response.status_code == 404
+    assert 'href="/objects/req-checkout"' in response.text
+
+
+def test_bad_search_is_explained_on_the_page(client: TestClient) -> None:
+    response = client.get("/search?q=card&mode=nonsense")
+    assert response.status_code == 200
+    assert "error-box" in response.text
+
+
+@pytest.mark.parametrize("host", ["evil.example", "127.0.0.1:1", "localhost.evil.example:8000"])
+def test_foreign_host_header_is_refused(client: TestClient, host: str) -> None:
+    response = client.get("/", headers={"host": host})
+    assert response.status_code == 403
+    assert "localhost" in response.text
+
+
+def test_user_strings_are_escaped(client: TestClient) -> None:
+    page = client.get("/objects/evil-doc").text
+    assert "<img src=x" not in page and "<script>window" not in page
+    assert "&lt;img src=x onerror=window.__xss=1&gt; Hostile" in page
+    assert 'href="javascript:' not in page
+    assert "<strong>bold text</strong>" in page  # Markdown itself is rendered
+    assert "<script>window" not in client.get("/").text
+
+
+def test_graph_drawings_are_bounded(tmp_path: Path) -> None:
+    from benchmarks.generate import generate
+
+    generate(1000, tmp_path / "big")
+    svc = CatDoc(tmp_path / "big")
+    client = TestClient(create_app(svc, port=PORT), base_url=f"http://localhost:{PORT}")
+    category = svc.list_categories()[0]
+    page = client.get(f"/categories/{category.id}?g=100").text
+    assert f"{MAX_NODES} nodes" in page and f"101–{100 + MAX_NODES} of 250" in page
+    obj = svc.list_objects(limit=1).items[0]
+    assert client.get(f"/objects/{obj.id}").status_code == 200
+
+
+def test_ports_given_configured_or_free(root: Path) -> None:
+    svc = CatDoc(root)
+    taken = open_socket(svc, 0)
+    try:
+        port = taken.getsockname()[1]
+        with pytest.raises(CatDocError) as caught:
+            open_socket(svc, port)
+        assert caught.value.code == IO_ERROR and "already in use" in caught.value.message
+        config = root / ".catdoc" / "config.yaml"
+        config.write_text(config.read_text().replace("port: 8765", f"port: {port}"))
+        fallback = open_socket(svc, None)  # configured port taken: a free one instead
+        assert fallback.getsockname()[1] not in (port, 0)
+        fallback.close()
+    finally:
+        taken.close()
+    with pytest.raises(CatDocError):
+        open_dashboard(svc, 70000)
+
+
+def test_free_port_when_nothing_is_configured(tmp_path: Path) -> None:
+    (tmp_path / ".catdoc").mkdir()
+    board = open_dashboard(CatDoc(tmp_path), None)
+    assert board.port > 0 and board.url == f"http://127.0.0.1:{board.port}/"
+    with socket.create_connection(("127.0.0.1", board.port)):
+        pass
+    board.sock.close()
+
+
+def test_activity_log_is_a_ring_of_summaries() -> None:
+    from mcp.types import CallToolResult, TextContent
+
+    log = ActivityLog(size=3)
+    ok = CallToolResult(content=[], structured_content={"total": 7, "items": []})
+    failed = CallToolResult(
+        content=[TextContent(type="text", text='{"error":{"code":"NOT_FOUND","message":"No x."}}')],
+        is_error=True,
+    )
+    for index in range(4):
+        log.record("catdoc_list_objects", {"limit": index}, 0.002, ok)
+    log.record("catdoc_show_object", {"objectId": "x" * 1000}, 0.001, failed)
+    calls = log.latest(10)
+    assert [c.seq for c in calls] == [5, 4, 3]
+    assert calls[0].summary == "NOT_FOUND: No x." and not calls[0].ok
+    assert len(calls[0].arguments) <= 300
+    assert calls[1].summary == "7 total" and calls[1].duration_ms == 2.0
+    assert [c.seq for c in log.since(4)] == [5]
+
+
+@pytest.mark.anyio
+async def test_mcp_server_records_tool_calls_and_names_the_dashboard(root: Path) -> None:
+    url = "http://127.0.0.1:9999/"
+    server = build_server(CatDoc(root), dashboard_url=url)
+    server.activity = ActivityLog()
+    async with Client(server) as connected:
+        assert connected.server_info.website_url == url
+        assert url in (connected.instructions or "")
+        await connected.call_tool("catdoc_show_category", {"categoryId": "requirements"})
+        await connected.call_tool("catdoc_show_object", {"objectId": "nope"})
+    first, second = server.activity.since(0)
+    assert (first.tool, first.ok, first.summary) == ("catdoc_show_category", True, "requirements")
+    assert '"requirements"' in first.arguments
+    assert second.tool == "catdoc_show_object" and second.summary.startswith("NOT_FOUND")
+
+
+@pytest.mark.anyio
+async def test_without_dashboard_nothing_is_recorded_or_advertised(root: Path) -> None:
+    server = build_server(CatDoc(root))
+    async with Client(server) as connected:
+        assert connected.server_info.website_url is None
+        assert "dashboard" not in (connected.instructions or "")
+        await connected.call_tool("catdoc_list_categories", {})
+    assert server.activity is None
