@@ -9,8 +9,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
+from annotated_types import Ge, Le
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
+
+from catdoc.paging import MAX_LIMIT
 
 Semantics = Literal["free", "thin"]
 PathSpec = str | list[str]
@@ -161,7 +164,7 @@ class ModelFile(Entity):
 
 class DashboardConfig(Entity):
     host: str = "127.0.0.1"
-    port: int = 8765
+    port: int = Field(default=8765, ge=1, le=65535)
 
 
 class ImportConfig(Entity):
@@ -175,7 +178,7 @@ class SearchConfig(Entity):
     installed; `off` keeps it on the other signals (`--mode vector` still works)."""
 
     mode: Literal["text", "hybrid", "vector"] = "hybrid"
-    limit: int = 10
+    limit: int = Field(default=10, ge=1, le=MAX_LIMIT)
     vectors: Literal["auto", "off"] = "auto"
 
 
@@ -184,6 +187,12 @@ class ValidationConfig(Entity):
 
     composition_closure: Literal["warning", "info", "off"] = "warning"
     max_composition_warnings: int = Field(default=20, ge=0)
+
+
+class EditConfig(Entity):
+    """How long a writer waits for another one (the project lock) before answering BUSY."""
+
+    lock_timeout: float = Field(default=10.0, ge=0, le=600)
 
 
 class Config(Entity):
@@ -195,6 +204,28 @@ class Config(Entity):
     import_: ImportConfig = Field(default_factory=ImportConfig, alias="import")
     search: SearchConfig = Field(default_factory=SearchConfig)
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
+    edit: EditConfig = Field(default_factory=EditConfig)
+
+
+def setting_range(loc: tuple[Any, ...]) -> str | None:
+    """The allowed range of the config setting at pydantic `loc` (`1–200`, `≥ 0`), if bounded."""
+    model: Any = Config
+    found = None
+    for part in loc:
+        fields = {f.alias or name: f for name, f in getattr(model, "model_fields", {}).items()}
+        found = fields.get(part)
+        if found is None:
+            return None
+        model = found.annotation
+    if found is None:
+        return None
+    low = next((m.ge for m in found.metadata if isinstance(m, Ge)), None)
+    high = next((m.le for m in found.metadata if isinstance(m, Le)), None)
+    if low is not None and high is not None:
+        return f"{low}–{high}"
+    if low is not None:
+        return f"≥ {low}"
+    return None if high is None else f"≤ {high}"
 
 
 def as_path(spec: PathSpec) -> list[str]:

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from catdoc.edit.operations import Change, ModelEdit
 from catdoc.errors import CONFLICT, VALIDATION_ERROR, CatDocError
 from catdoc.journal import commit_files, pending, recover
-from catdoc.lock import DEFAULT_TIMEOUT, project_lock
+from catdoc.lock import project_lock
 from catdoc.model import ModelFile
 from catdoc.project import Project, load_project, model_version
 from catdoc.validate import Report, validate_project
@@ -53,12 +53,16 @@ def edit_model(
     apply: Callable[[ModelEdit], T],
     *,
     expected_version: str | None = None,
-    lock_timeout: float = DEFAULT_TIMEOUT,
+    lock_timeout: float | None = None,
     validate: bool = True,
 ) -> Outcome[T]:
-    """Run `apply` on the current model and write what it changed, all or nothing."""
+    """Run `apply` on the current model and write what it changed, all or nothing.
+
+    `lock_timeout` defaults to config.yaml's `edit.lockTimeout`.
+    """
     root = project.root
-    with project_lock(root, lock_timeout):
+    timeout = project.config.edit.lock_timeout if lock_timeout is None else lock_timeout
+    with project_lock(root, timeout):
         if pending(root):
             recover(root)
         if model_version(root) != project.version:
