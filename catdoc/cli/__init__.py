@@ -3,6 +3,7 @@
 # Command modules: importing one registers its commands on `app`. One line each, sorted.
 from catdoc.cli import core_commands as core_commands
 from catdoc.cli import dashboard_command as dashboard_command
+from catdoc.cli import edit_commands as edit_commands
 from catdoc.cli import import_command as import_command
 from catdoc.cli import mcp_command as mcp_command
 from catdoc.cli import search_command as search_command
