@@ -7,7 +7,10 @@ a chunk or a reference can be shown as `path:line` in any editor.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -29,7 +32,11 @@ DOCUMENT_SUFFIXES = MARKDOWN_SUFFIXES | RST_SUFFIXES | {".txt", ".text", ".adoc"
 """Suffixes a directory import picks up; an explicitly named file may be any text file."""
 
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
-"""Larger files are refused: a document that big is almost certainly data, not prose."""
+"""Larger files are refused (and never read past this): a document that big is data, not prose."""
+MAX_FRONT_MATTER_DEPTH = 64
+MAX_FRONT_MATTER_DIGITS = 1000
+"""Front matter nested deeper, or holding an integer with more digits, is refused as bad front
+matter: no real metadata looks like that, and such values break printing and hashing."""
 
 DEFAULT_MAX_CHARS = 1500
 
@@ -102,35 +109,46 @@ def normalize_newlines(text: str) -> str:
 def read_document(path: Path, label: str | None = None) -> str:
     """The text of a document file (UTF-8, newlines normalised); binary files are refused.
 
-    `label` names the file in messages (the project-relative path the user knows).
+    Only regular files are read, at most `MAX_DOCUMENT_BYTES` of them: the file is opened without
+    blocking and without following a last symbolic link (the caller resolved the path inside the
+    project already), so a FIFO, a device, a socket or a directory gets a clear error instead of
+    hanging the reader. `label` names the file in messages (the project-relative path).
     """
     name = label or str(path)
     try:
-        if path.is_dir():
-            raise CatDocError(
-                VALIDATION_ERROR,
-                f"{name} is a directory, not a document.",
-                "Point the path at a text file (for whole folders use `catdoc import DIR`).",
-            )
-        size = path.stat().st_size
-        if size > MAX_DOCUMENT_BYTES:
-            raise CatDocError(
-                VALIDATION_ERROR,
-                f"{name} is {size // (1024 * 1024)} MB; documents over "
-                f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MB are refused.",
-                "Split the document, or link to it with the object's `url` instead of `path`.",
-            )
-        data = path.read_bytes()
+        fd = os.open(path, _READ_FLAGS)
     except FileNotFoundError:
         raise CatDocError(
             NOT_FOUND,
             f"Document file not found: {name}.",
             "Restore the file, or fix the object's `path` (relative to the project root).",
         ) from None
+    except ValueError:  # a NUL character: `resolve_inside` refuses those before we get here
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"{name} contains a NUL character; no file has such a name.",
+            "Fix the object's `path`.",
+        ) from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{name} is a symbolic link that changed while it was being read.",
+                "Point the object's `path` at the file itself, and read it again.",
+            ) from None
+        if exc.errno == errno.ENXIO:
+            raise _not_regular(name, "a socket or a device without a reader") from None
+        raise CatDocError(
+            IO_ERROR, f"Cannot read {name}: {exc.strerror}.", "Check the file's permissions."
+        ) from None
+    try:
+        data = _read_regular(fd, name)
     except OSError as exc:
         raise CatDocError(
             IO_ERROR, f"Cannot read {name}: {exc.strerror}.", "Check the file's permissions."
         ) from None
+    finally:
+        os.close(fd)
     if b"\x00" in data[:65536]:
         raise CatDocError(
             VALIDATION_ERROR,
@@ -147,6 +165,59 @@ def read_document(path: Path, label: str | None = None) -> str:
             "Convert the file to UTF-8 (e.g. `iconv -f latin1 -t utf-8`), or leave it out.",
         ) from None
     return normalize_newlines(text)
+
+
+_READ_FLAGS = (
+    os.O_RDONLY
+    | os.O_NONBLOCK
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_FILE_KINDS = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _read_regular(fd: int, name: str) -> bytes:
+    """At most `MAX_DOCUMENT_BYTES` of an open file, after checking that it is a regular file."""
+    info = os.fstat(fd)
+    if stat.S_ISDIR(info.st_mode):
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"{name} is a directory, not a document.",
+            "Point the path at a text file (for whole folders use `catdoc import DIR`).",
+        )
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((k for test, k in _FILE_KINDS if test(info.st_mode)), "a special file")
+        raise _not_regular(name, kind)
+    chunks, size = [], 0
+    if info.st_size <= MAX_DOCUMENT_BYTES:
+        while size <= MAX_DOCUMENT_BYTES:
+            chunk = os.read(fd, MAX_DOCUMENT_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    if info.st_size > MAX_DOCUMENT_BYTES or size > MAX_DOCUMENT_BYTES:
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"{name} is larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MB; larger documents "
+            "are refused.",
+            "Split the document, or link to it with the object's `url` instead of `path`.",
+        )
+    return b"".join(chunks)
+
+
+def _not_regular(name: str, kind: str) -> CatDocError:
+    return CatDocError(
+        VALIDATION_ERROR,
+        f"{name} is not a regular file (it is {kind}); only regular files are read as documents.",
+        "Point the object's `path` at an ordinary text file.",
+    )
 
 
 def read_object_text(root: Path, obj: DocObject) -> str | None:
@@ -189,8 +260,11 @@ def split_front_matter(text: str) -> FrontMatter:
             f"front matter (lines 1–{last}) is not valid YAML at {where}: {reason}. Fix the YAML "
             "between the `---` lines (quote values that contain `: ` or start with `@`, `#`, `[`).",
         )
-    except (ValueError, TypeError) as exc:
-        return FrontMatter({}, body, body_start, f"front matter cannot be read: {exc}.")
+    except Exception as exc:  # the parser's own failures (recursion, value conversion, …)
+        reason = _first_line(exc)
+        return FrontMatter(
+            {}, body, body_start, f"front matter (lines 1–{last}) cannot be read: {reason}."
+        )
     if not isinstance(meta, dict):
         return FrontMatter(
             {},
@@ -199,7 +273,50 @@ def split_front_matter(text: str) -> FrontMatter:
             f"front matter (lines 1–{last}) must be a mapping of keys such as `title: …`, "
             f"not a {type(meta).__name__}. Write one `key: value` per line.",
         )
+    problem = _unusable_value(meta)
+    if problem:
+        return FrontMatter(
+            {},
+            body,
+            body_start,
+            f"front matter (lines 1–{last}) {problem}. Quote the value to keep it as text, or "
+            "remove it.",
+        )
     return FrontMatter({str(k): v for k, v in meta.items()}, body, body_start)
+
+
+def _first_line(exc: Exception) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0][:200] if lines else type(exc).__name__
+
+
+_BIG_INT = 10**MAX_FRONT_MATTER_DIGITS
+
+
+def _unusable_value(meta: dict[Any, Any]) -> str | None:
+    """What makes parsed front matter unsafe to use (a key or value nested too deeply, an integer
+    too long to print), or None. Iterative, so depth itself cannot overflow the stack."""
+    stack: list[tuple[Any, int, Any]] = [(meta, 0, None)]
+    seen: set[int] = set()
+    while stack:
+        value, depth, top = stack.pop()
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not -_BIG_INT < value < _BIG_INT:
+                where = f" under `{top}`" if isinstance(top, str) else ""
+                return f"holds an integer of more than {MAX_FRONT_MATTER_DIGITS:,} digits{where}"
+            continue
+        if not isinstance(value, dict | list | tuple | set | frozenset) or id(value) in seen:
+            continue
+        if depth >= MAX_FRONT_MATTER_DEPTH:
+            return f"is nested more than {MAX_FRONT_MATTER_DEPTH} levels deep"
+        seen.add(id(value))
+        if isinstance(value, dict):
+            pairs = [(k, k) for k in value] + [(v, k) for k, v in value.items()]
+        else:
+            pairs = [(item, None) for item in value]
+        for child, key in pairs:
+            stack.append((child, depth + 1, key if depth == 0 and isinstance(key, str) else top))
+    return None
 
 
 # ---------------------------------------------------------------------------------- structure
