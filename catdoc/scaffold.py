@@ -14,7 +14,9 @@ from pathlib import Path
 
 from catdoc import results as r
 from catdoc.errors import ALREADY_EXISTS, IO_ERROR, CatDocError
-from catdoc.project import CACHE_DIR, CATDOC_DIR, CONFIG_FILE
+from catdoc.journal import JOURNAL_NAME
+from catdoc.lock import LOCK_NAME
+from catdoc.project import CACHE_DIR, CATDOC_DIR, CONFIG_FILE, inside_catdoc
 from catdoc.writeback import atomic_write
 
 _NAME_LINE = re.compile(r"^name:.*$", re.M)
@@ -66,6 +68,7 @@ def init_project(directory: Path, *, name: str | None = None, force: bool = Fals
     """Write the template into `directory/.catdoc/` atomically; refuse to overwrite unless `force`.
 
     Only the template's files are (over)written; anything else already in `.catdoc/` is kept.
+    Nothing is written when `.catdoc/` or any file to write leads outside the project (symlink).
     """
     root = directory.expanduser().resolve()
     if root.exists() and not root.is_dir():
@@ -75,7 +78,9 @@ def init_project(directory: Path, *, name: str | None = None, force: bool = Fals
             "Pass the directory that should hold the project.",
         )
     catdoc = root / CATDOC_DIR
-    existed = catdoc.exists()
+    existed = catdoc.exists() or catdoc.is_symlink()
+    if existed:
+        inside_catdoc(root, catdoc)
     if existed and not catdoc.is_dir():
         raise CatDocError(
             IO_ERROR,
@@ -92,17 +97,24 @@ def init_project(directory: Path, *, name: str | None = None, force: bool = Fals
     project_name = name or root.name or "catdoc-project"
     name_line = f"name: {_yaml_scalar(project_name)}"
     created: list[str] = []
-    for rel, text in _template_files(template_dir()):
+    files = _template_files(template_dir())
+    gitignore = catdoc / ".gitignore"
+    for target in [*(catdoc / rel for rel, _ in files), gitignore]:
+        inside_catdoc(root, target)
+    for rel, text in files:
         if rel == CONFIG_FILE:
             text = _NAME_LINE.sub(lambda _: name_line, text, count=1)
         atomic_write(catdoc / rel, text)
         created.append(f"{CATDOC_DIR}/{rel}")
-    gitignore = catdoc / ".gitignore"
     lines = gitignore.read_text(encoding="utf-8").splitlines() if gitignore.is_file() else []
-    if f"{CACHE_DIR}/" not in lines:
-        atomic_write(gitignore, "\n".join([*lines, f"{CACHE_DIR}/"]) + "\n")
+    missing = [entry for entry in _IGNORED if entry not in lines]
+    if missing:
+        atomic_write(gitignore, "\n".join([*lines, *missing]) + "\n")
         created.append(f"{CATDOC_DIR}/.gitignore")
     return r.InitResult(root=str(root), created=created, overwritten=existed)
 
+
+_IGNORED = (f"{CACHE_DIR}/", LOCK_NAME, f"{JOURNAL_NAME}*")
+"""Derived data, the writers' lock file and an interrupted write's journal: never committed."""
 
 __all__ = ["init_project", "template_dir"]

@@ -26,7 +26,7 @@ def test_init_creates_the_template_files(tmp_path: Path) -> None:
     for rel in TEMPLATE_FILES:
         assert (root / ".catdoc" / rel).is_file()
     assert "name: Payments docs\n" in (root / ".catdoc/config.yaml").read_text()
-    assert (root / ".catdoc/.gitignore").read_text() == "cache/\n"
+    assert (root / ".catdoc/.gitignore").read_text() == "cache/\nlock\njournal.json*\n"
     mode = (root / ".catdoc/category.yaml").stat().st_mode & 0o777
     assert mode & 0o044, "files are readable by others like any file the user creates"
     assert not list((root / ".catdoc").glob(".*.tmp")), "no temp files left behind"
@@ -66,7 +66,7 @@ def test_force_rewrites_template_files_and_keeps_others(tmp_path: Path) -> None:
     result = init_project(tmp_path, force=True)
     assert result.overwritten
     assert extra.read_text() == "categories: []\n"
-    assert (tmp_path / ".catdoc/.gitignore").read_text() == "local/\ncache/\n"
+    assert (tmp_path / ".catdoc/.gitignore").read_text() == "local/\ncache/\nlock\njournal.json*\n"
 
 
 def test_a_file_in_the_way_is_a_clear_error(tmp_path: Path) -> None:
