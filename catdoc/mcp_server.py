@@ -28,10 +28,19 @@ from pydantic import TypeAdapter, ValidationError
 
 from catdoc import __version__
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, not_found
+from catdoc.mcp_transport import (
+    MAX_ECHO_CHARS,
+    MAX_ERROR_CHARS,
+    BoundedLogFormatter,
+    run_stdio,
+    scrub_surrogates,
+    shorten,
+)
 from catdoc.service import CatDoc
 from catdoc.web.activity import ActivityLog
 
 INTERNAL_ERROR = "INTERNAL_ERROR"
+_MAX_NAMED_ARGUMENTS = 10  # unknown argument names listed in one error
 
 logger = logging.getLogger("catdoc.mcp")
 
@@ -57,18 +66,25 @@ def _json(data: Any) -> str:
 
 
 def error_result(exc: CatDocError) -> CallToolResult:
-    """A tool error (`isError`) whose text is the error's JSON body."""
-    return CallToolResult(
-        content=[TextContent(type="text", text=_json(exc.to_dict()))], is_error=True
-    )
+    """A tool error (`isError`) whose text is the error's JSON body, its texts cut to
+    `MAX_ERROR_CHARS` (a message may quote an argument of any length)."""
+    body = exc.to_dict()
+    body["error"] = {
+        key: shorten(value, MAX_ERROR_CHARS) if isinstance(value, str) else value
+        for key, value in body["error"].items()  # type: ignore[attr-defined]
+    }
+    return CallToolResult(content=[TextContent(type="text", text=_json(body))], is_error=True)
 
 
 def _argument_error(tool: str, exc: ValidationError) -> CatDocError:
     """Schema-level argument errors in CatDoc's shape, naming each wrong argument, not its value."""
     problems = []
-    for err in exc.errors():
+    errors = exc.errors()
+    for err in errors[:_MAX_NAMED_ARGUMENTS]:
         where = ".".join(str(part) for part in err["loc"]) or "(arguments)"
-        problems.append(f"{where}: {err['msg']}")
+        problems.append(f"{shorten(where)}: {shorten(err['msg'], MAX_ECHO_CHARS * 2)}")
+    if len(errors) > _MAX_NAMED_ARGUMENTS:
+        problems.append(f"{len(errors) - _MAX_NAMED_ARGUMENTS:,} more")
     return CatDocError(
         VALIDATION_ERROR,
         f"Invalid arguments for {tool}: " + "; ".join(problems) + ".",
@@ -91,6 +107,12 @@ class CatDocMCPServer(MCPServer):
         self._arguments: dict[str, list[str]] = {}
         self.activity: ActivityLog | None = None
         """Where tool calls are recorded for the dashboard's activity panel (if it runs)."""
+        self.writes_allowed = True
+        """False (`--read-only`): tools that are not read-only are not registered at all."""
+
+    async def run_stdio_async(self) -> None:
+        """Serve over stdio with CatDoc's defensive reader (see `catdoc.mcp_transport`)."""
+        await run_stdio(self._lowlevel_server)
 
     def catdoc_tool(
         self,
@@ -109,6 +131,8 @@ class CatDocMCPServer(MCPServer):
         """
 
         def register(fn: F) -> F:
+            if not (read_only or self.writes_allowed):
+                return fn
             signature = inspect.signature(fn, eval_str=True)
             output = signature.return_annotation
             adapter: TypeAdapter[Any] = TypeAdapter(output)
@@ -175,18 +199,24 @@ class CatDocMCPServer(MCPServer):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        name, arguments = scrub_surrogates(name), scrub_surrogates(dict(arguments or {}))
         expected = self._arguments.get(name)
         if expected is None:
             return error_result(
-                not_found("Tool", name, self._arguments, "Call tools/list to see CatDoc's tools.")
+                not_found(
+                    "Tool", shorten(name), self._arguments, "Call tools/list to see CatDoc's tools."
+                )
             )
-        unknown = [key for key in arguments if key not in expected]
+        unknown = [shorten(key) for key in arguments if key not in expected]
         if unknown:
-            guesses = [g for key in unknown for g in closest(key, expected, n=2)]
+            shown = unknown[:_MAX_NAMED_ARGUMENTS]
+            more = len(unknown) - len(shown)
+            guesses = [g for key in shown for g in closest(key, expected, n=2)]
             return error_result(
                 CatDocError(
                     VALIDATION_ERROR,
-                    f"Unknown argument(s) for {name}: {', '.join(map(repr, unknown))}.",
+                    f"Unknown argument(s) for {name}: {', '.join(map(repr, shown))}"
+                    + (f" and {more:,} more." if more else "."),
                     f"{name} takes: {', '.join(expected) or 'no arguments'}.",
                     guesses,
                 )
@@ -241,10 +271,17 @@ def _register_resources(server: CatDocMCPServer, svc: CatDoc) -> None:
         return _resource(read)
 
 
-def build_server(svc: CatDoc, *, dashboard_url: str | None = None) -> CatDocMCPServer:
+def build_server(
+    svc: CatDoc, *, dashboard_url: str | None = None, read_only: bool = False
+) -> CatDocMCPServer:
     """The MCP server for one project: all `catdoc_*` tools and the `catdoc://` resources.
-    A running dashboard's URL goes into the server info and the instructions."""
+    A running dashboard's URL goes into the server info and the instructions. `read_only`
+    leaves out every tool that writes. Clients are told when the model changes."""
+    from catdoc.mcp_changes import ChangeAnnouncer
     from catdoc.mcp_tools import register_tools
+    from catdoc.mcp_write_tools import register_write_tools
+
+    changes = ChangeAnnouncer(svc)
 
     instructions = INSTRUCTIONS
     if dashboard_url:
@@ -261,23 +298,32 @@ def build_server(svc: CatDoc, *, dashboard_url: str | None = None) -> CatDocMCPS
         website_url=dashboard_url,
         version=__version__,
         log_level="WARNING",
+        lifespan=changes.lifespan,
+        subscriptions=changes.bus,
     )
+    server.writes_allowed = not read_only
     register_tools(server, svc)
+    register_write_tools(server, svc)
     _register_resources(server, svc)
+    changes.install(server)
     return server
 
 
 def serve(
-    project: Path | str | None = None, *, dashboard: bool = False, port: int | None = None
+    project: Path | str | None = None,
+    *,
+    dashboard: bool = False,
+    port: int | None = None,
+    read_only: bool = False,
 ) -> None:
     """Run the stdio server until the client closes stdin. Logs go to stderr only."""
-    logging.basicConfig(
-        stream=sys.stderr, level=logging.INFO, format="catdoc-mcp %(levelname)s %(message)s"
-    )
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(BoundedLogFormatter("catdoc-mcp %(levelname)s %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     svc = CatDoc(project)
     activity = ActivityLog() if dashboard else None
     url = _start_dashboard(svc, port, activity) if activity else None
-    server = build_server(svc, dashboard_url=url)
+    server = build_server(svc, dashboard_url=url, read_only=read_only)
     server.activity = activity if url else None
     try:
         loaded = svc.project()
@@ -333,9 +379,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--dashboard", action="store_true", help="also start the dashboard")
     parser.add_argument("--port", type=port_number, metavar="N", help="dashboard port")
+    parser.add_argument(
+        "--read-only", action="store_true", help="serve no tool that writes (no edits, imports)"
+    )
     parser.add_argument("--version", action="version", version=f"catdoc-mcp {__version__}")
     args = parser.parse_args(argv)
-    serve(args.project, dashboard=args.dashboard, port=args.port)
+    serve(args.project, dashboard=args.dashboard, port=args.port, read_only=args.read_only)
     return 0
 
 

@@ -1,0 +1,382 @@
+"""The stdio wire of `catdoc mcp`: one JSON-RPC 2.0 message per line, read defensively.
+
+The SDK's own stdio reader drops what it cannot parse without a word, reads a line of any size
+into memory, and cannot leave while a tool call is stuck. This reader instead answers every line
+that is not a usable message (`-32700` parse error, `-32600` invalid request, with the request's
+id when it has a usable one, else null), bounds one message to `MAX_MESSAGE_BYTES`, replaces lone
+surrogates (which no UTF-8 text can carry) with U+FFFD, and exits the process
+`STDIN_CLOSED_GRACE_SECONDS` after stdin closes even if a call never returns.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import sys
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from mcp.server.lowlevel.server import Server
+from mcp.shared.message import SessionMessage
+from mcp.types import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    JSONRPCError,
+    JSONRPCMessage,
+    jsonrpc_message_adapter,
+)
+
+logger = logging.getLogger("catdoc.mcp")
+
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+"""Largest message (one line, in bytes) the server reads; a longer line is skipped and answered
+with -32600. CatDoc's arguments are ids, queries and paths (documents are imported by path), so
+real messages are a few kilobytes."""
+MAX_ECHO_CHARS = 200
+"""Longest client value (tool name, argument name, id) repeated in an error; longer ones are cut
+to this many characters plus "… (N characters)". Also the longest request id the server accepts."""
+MAX_ERROR_CHARS = 2_000
+"""Longest error text the server sends (JSON-RPC error messages, tool error messages)."""
+MAX_LOG_LINE_CHARS = 500
+"""Longest line of one log record on stderr; longer lines are cut like echoed values."""
+MAX_LOG_LINES = 100
+"""Most lines of one log record on stderr (the first and last halves are kept)."""
+STDIN_CLOSED_GRACE_SECONDS = 3.0
+"""How long calls still running when stdin closes may take to finish before the process exits."""
+READ_CHUNK_BYTES = 64 * 1024
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def shorten(text: str, limit: int = MAX_ECHO_CHARS) -> str:
+    """`text`, or its first `limit` characters and its length when it is longer."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def scrub_surrogates(value: Any) -> Any:
+    """`value` (parsed JSON) with every lone surrogate in its strings and keys made U+FFFD.
+
+    JSON text may spell a lone surrogate (`"\\ud800"`), but no UTF-8 text can hold one, so it
+    would fail every later encode (SQLite, files, the answer itself).
+    """
+    return map_strings(value, lambda text: _LONE_SURROGATE.sub("\ufffd", text))
+
+
+def map_strings(value: Any, change: Callable[[str], str]) -> Any:
+    """`value` (parsed JSON) with `change` applied to every string and key, in place where it
+    can. Iterative, so deeply nested input cannot exhaust the stack."""
+
+    def clean(item: Any) -> Any:
+        return change(item) if isinstance(item, str) else item
+
+    root: list[Any] = [value]
+    stack: list[list[Any] | dict[Any, Any]] = [root]
+    while stack:
+        container = stack.pop()
+        if isinstance(container, dict):
+            items = list(container.items())
+            container.clear()
+            for key, item in items:
+                container[clean(key)] = clean(item)
+                if isinstance(item, list | dict):
+                    stack.append(item)
+        else:
+            for index, item in enumerate(container):
+                container[index] = clean(item)
+                if isinstance(item, list | dict):
+                    stack.append(item)
+    return root[0]
+
+
+@dataclass(frozen=True)
+class TooLong:
+    """A line that exceeded `MAX_MESSAGE_BYTES` and was skipped; `size` counts what was read."""
+
+    size: int
+
+
+class LineFramer:
+    """Cuts a byte stream into lines, never holding more than `limit` bytes of one line."""
+
+    def __init__(self, limit: int = MAX_MESSAGE_BYTES) -> None:
+        self.limit = limit
+        self._buffer = bytearray()
+        self._skipped = 0  # bytes of an over-long line dropped so far (0: not skipping)
+
+    def feed(self, chunk: bytes) -> Iterator[bytes | TooLong]:
+        """The complete lines (without their newline) that `chunk` finishes."""
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            piece = chunk[start:] if end < 0 else chunk[start:end]
+            if self._skipped:
+                self._skipped += len(piece)
+            elif len(self._buffer) + len(piece) > self.limit:
+                self._skipped = len(self._buffer) + len(piece)
+                self._buffer.clear()
+            else:
+                self._buffer += piece
+            if end < 0:
+                return
+            if self._skipped:
+                yield TooLong(self._skipped)
+                self._skipped = 0
+            else:
+                yield bytes(self._buffer)
+                self._buffer.clear()
+            start = end + 1
+
+    def close(self) -> Iterator[bytes | TooLong]:
+        """The last line when the stream ends without a newline."""
+        if self._skipped:
+            yield TooLong(self._skipped)
+        elif self._buffer.strip():
+            yield bytes(self._buffer)
+        self._skipped = 0
+        self._buffer.clear()
+
+
+Reply = dict[str, Any] | list[dict[str, Any]]
+
+
+def error_reply(code: int, message: str, request_id: Any = None) -> dict[str, Any]:
+    """A JSON-RPC error response."""
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+def _usable_id(value: Any) -> bool:
+    """MCP request ids are strings or integers (never null, bool or fraction), echoed in full."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return False
+    return len(str(value)) <= MAX_ECHO_CHARS
+
+
+def _envelope_problem(message: Any) -> str | None:
+    """Why `message` is not a JSON-RPC 2.0 request, notification or response (None: it is)."""
+    if not isinstance(message, dict):
+        return f"a message must be a JSON object, not {type(message).__name__}"
+    if message.get("jsonrpc") != "2.0":
+        return 'a message must carry "jsonrpc": "2.0"'
+    if "id" in message and not _usable_id(message["id"]):
+        return (
+            f"an id must be a string of at most {MAX_ECHO_CHARS} characters or an integer "
+            "(not null, a boolean, a fraction or an object)"
+        )
+    if "method" in message:
+        if not isinstance(message["method"], str):
+            return "method must be a string"
+        if not isinstance(message.get("params", {}), dict):
+            return "params must be a JSON object"
+        return None
+    if "id" not in message:
+        return "a message needs a method (request or notification) or an id (response)"
+    if ("result" in message) == ("error" in message):
+        return "a response needs exactly one of result and error"
+    return None
+
+
+def _reject_batch(batch: list[Any]) -> Reply | None:
+    """JSON-RPC batches were removed from MCP: each member with an id is refused by id."""
+    why = "Invalid Request: batches are not supported; send one JSON-RPC message per line."
+    if not batch:
+        return error_reply(INVALID_REQUEST, why)
+    replies = []
+    for member in batch:
+        is_notification = isinstance(member, dict) and "method" in member and "id" not in member
+        if not is_notification:
+            request_id = member.get("id") if isinstance(member, dict) else None
+            replies.append(error_reply(INVALID_REQUEST, why, request_id))
+    for reply in replies:
+        if not _usable_id(reply["id"]):
+            reply["id"] = None
+    logger.warning("Refused a batch of %d messages.", len(batch))
+    return replies or None
+
+
+def _reject_json(value: str) -> Any:
+    raise ValueError(f"{value} is not JSON")
+
+
+def read_message(line: bytes | TooLong) -> JSONRPCMessage | Reply | None:
+    """The message one line carries, or the error reply it gets (None: neither, e.g. blank)."""
+    if isinstance(line, TooLong):
+        logger.warning("Skipped a message of %s bytes (limit %s).", line.size, MAX_MESSAGE_BYTES)
+        return error_reply(
+            INVALID_REQUEST,
+            f"Invalid Request: the message is over {MAX_MESSAGE_BYTES:,} bytes "
+            f"({line.size:,} bytes read); it was skipped. Send smaller messages.",
+        )
+    text = line.decode("utf-8", errors="replace").strip()
+    if not text:
+        return None
+    try:
+        parsed = json.loads(text, parse_constant=_reject_json)
+    except (ValueError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        logger.warning("Parse error: %s", reason)
+        return error_reply(PARSE_ERROR, f"Parse error: the line is not JSON ({shorten(reason)}).")
+    if _SURROGATE_ESCAPE.search(text):
+        parsed = scrub_surrogates(parsed)
+    if isinstance(parsed, list):
+        return _reject_batch(parsed)
+    problem = _envelope_problem(parsed)
+    request_id = parsed.get("id") if isinstance(parsed, dict) else None
+    if not _usable_id(request_id):
+        request_id = None
+    if problem is None:
+        try:
+            return jsonrpc_message_adapter.validate_python(parsed, by_name=False)
+        except ValueError as exc:
+            problem = f"{exc.__class__.__name__} in the message's fields"
+    logger.warning("Invalid request: %s", problem)
+    return error_reply(INVALID_REQUEST, f"Invalid Request: {problem}.", request_id)
+
+
+def encode_message(message: JSONRPCMessage) -> bytes:
+    """One outgoing line. Text that cannot be UTF-8 (lone surrogates from a document or YAML)
+    goes out as U+FFFD; anything else unserialisable becomes an internal error for its id."""
+    if isinstance(message, JSONRPCError):
+        error = message.error
+        capped = error.model_copy(
+            update={
+                "message": shorten(error.message, MAX_ERROR_CHARS),
+                "data": map_strings(error.data, shorten),
+            }
+        )
+        message = message.model_copy(update={"error": capped})
+    try:
+        text = message.model_dump_json(by_alias=True, exclude_unset=True)
+    except ValueError:
+        try:
+            data = message.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            data = scrub_surrogates(data)
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        except ValueError:
+            logger.exception("Could not serialise an answer")
+            reply = error_reply(INTERNAL_ERROR, "Internal error: the answer could not be encoded.")
+            reply["id"] = getattr(message, "id", None)
+            text = json.dumps(reply)
+    return text.encode("utf-8") + b"\n"
+
+
+def encode_reply(reply: Reply) -> bytes:
+    return json.dumps(reply, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+class BoundedLogFormatter(logging.Formatter):
+    """Cuts long lines and long records, so a hostile value cannot flood stderr."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        lines = [shorten(line, MAX_LOG_LINE_CHARS) for line in super().format(record).splitlines()]
+        if len(lines) > MAX_LOG_LINES:
+            half = MAX_LOG_LINES // 2
+            lines = [*lines[:half], f"… ({len(lines) - 2 * half:,} lines)", *lines[-half:]]
+        return "\n".join(lines)
+
+
+def _exit_now() -> None:
+    """Leave although a call is still running: the client has gone, nobody can get its answer."""
+    logger.warning(
+        "stdin closed %.0f s ago and a call is still running; exiting without it.",
+        STDIN_CLOSED_GRACE_SECONDS,
+    )
+    for stream in (sys.stderr, sys.stdout):
+        with suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(0)
+
+
+@asynccontextmanager
+async def _claimed_stdio() -> AsyncIterator[tuple[int, int]]:
+    """Private copies of fds 0 and 1 for the wire; while serving, fd 0 reads /dev/null and fd 1
+    writes to stderr, so stray prints or child processes cannot corrupt the protocol stream."""
+    sys.stdout.flush()
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    try:
+        yield wire_in, wire_out
+    finally:
+        sys.stdout.flush()
+        os.dup2(wire_in, 0)
+        os.dup2(wire_out, 1)
+        os.close(wire_out)
+        # wire_in stays open: a reader thread may still be blocked on it.
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+async def run_stdio(
+    server: Server[Any], *, on_stdin_closed: Callable[[], None] = _exit_now
+) -> None:
+    """Serve `server` over stdin/stdout until stdin closes.
+
+    `on_stdin_closed` runs `STDIN_CLOSED_GRACE_SECONDS` after stdin closes if the server has not
+    stopped by then (a call still running); by default it ends the process.
+    """
+    async with _claimed_stdio() as (wire_in, wire_out):
+        read_send, read_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
+        write_lock = anyio.Lock()
+        broken = False  # the client stopped reading stdout
+        watchdog = threading.Timer(STDIN_CLOSED_GRACE_SECONDS, on_stdin_closed)
+        watchdog.daemon = True
+
+        async def write(data: bytes) -> None:
+            nonlocal broken
+            async with write_lock:
+                if broken:
+                    return
+                try:
+                    await anyio.to_thread.run_sync(_write_all, wire_out, data)
+                except OSError as exc:  # nothing more can be said: stop reading too
+                    logger.warning("Cannot write to stdout (%s); stopping.", exc)
+                    broken = True
+                    reading.cancel()
+
+        async def read_lines() -> None:
+            framer = LineFramer()
+            async with read_send:
+                with reading:
+                    while True:
+                        chunk = await anyio.to_thread.run_sync(
+                            os.read, wire_in, READ_CHUNK_BYTES, abandon_on_cancel=True
+                        )
+                        for line in framer.feed(chunk) if chunk else framer.close():
+                            outcome = read_message(line)
+                            if isinstance(outcome, dict | list):
+                                await write(encode_reply(outcome))
+                            elif outcome is not None:
+                                await read_send.send(SessionMessage(outcome))
+                        if not chunk:
+                            break
+            watchdog.start()
+
+        async def write_messages() -> None:
+            async with write_receive:
+                async for session_message in write_receive:
+                    await write(encode_message(session_message.message))
+
+        reading = anyio.CancelScope()
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(read_lines)
+            tasks.start_soon(write_messages)
+            await server.run(read_receive, write_send, server.create_initialization_options())
+            reading.cancel()
