@@ -1,0 +1,282 @@
+"""What every edit operation works on: the files being edited, an index of the model kept
+current as operations run, and the checks that refuse a bad change before anything is written."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catdoc.edit.entries import EntryFile
+from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest
+from catdoc.model import DocObject, PathSpec, as_path
+from catdoc.project import CATDOC_DIR, MODEL_FILE, Project, resolve_inside
+
+DEFAULT_FILE = f"{CATDOC_DIR}/{MODEL_FILE}"
+MAX_ID_LENGTH = 200
+_ID = re.compile(r"[^\W][\w.\-/:+]*")
+IN_USE = "IN_USE"
+
+OBJECT_FIELDS = (
+    "title",
+    "domain",
+    "path",
+    "content",
+    "tags",
+    "author",
+    "created",
+    "updated",
+    "summary",
+    "url",
+    "metadata",
+)
+CATEGORY_FIELDS = ("name", "description", "aliases", "parent", "related", "semantics")
+
+
+@dataclass
+class Change:
+    """What one operation did to one entity."""
+
+    kind: str
+    id: str
+    action: str  # created | updated | removed | renamed
+    detail: str = ""
+
+
+@dataclass
+class MorphismEnds:
+    category: str
+    source: str
+    target: str
+
+
+@dataclass
+class ModelIndex:
+    """Where everything is, kept current as operations run."""
+
+    category_file: dict[str, str] = field(default_factory=dict)
+    functor_file: dict[str, str] = field(default_factory=dict)
+    nat_file: dict[str, str] = field(default_factory=dict)
+    object_category: dict[str, str] = field(default_factory=dict)
+    morphisms: dict[str, MorphismEnds] = field(default_factory=dict)
+    functors: dict[str, tuple[str, str]] = field(default_factory=dict)
+    nats: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, project: Project) -> ModelIndex:
+        index = cls()
+        for cat in project.categories:
+            index.category_file.setdefault(cat.id, cat.origin or DEFAULT_FILE)
+        index.object_category = dict(project.category_of_object)
+        for mor_id, cat_id in project.category_of_morphism.items():
+            mor = project.morphism_by_id[mor_id]
+            index.morphisms[mor_id] = MorphismEnds(cat_id, mor.source, mor.target)
+        for fun in project.functor_by_id.values():
+            index.functor_file[fun.id] = fun.origin or DEFAULT_FILE
+            index.functors[fun.id] = (fun.source_category, fun.target_category)
+        for nat in project.nat_by_id.values():
+            index.nat_file[nat.id] = nat.origin or DEFAULT_FILE
+            index.nats[nat.id] = (nat.source_functor, nat.target_functor)
+        return index
+
+
+class EditBase:
+    """The model being edited: its files, an index kept current as operations run, checks."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.root = project.root
+        self.changes: list[Change] = []
+        self.touched: set[str] = set()
+        self.documents: dict[Path, str] = {}
+        self._files: dict[str, EntryFile] = {}
+        self._index = ModelIndex.of(project)
+
+    def _file(self, rel: str) -> EntryFile:
+        if rel not in self._files:
+            path = self.root / rel
+            text = path.read_text(encoding="utf-8") if path.is_file() else ""
+            self._files[rel] = EntryFile.open(rel, text)
+        return self._files[rel]
+
+    def rendered(self) -> dict[str, str]:
+        """Project-relative model file → new text, for every file that changed."""
+        out = {}
+        for rel, edited in self._files.items():
+            text = edited.render()
+            if text is not None:
+                out[rel] = text
+        return out
+
+    def _entry(self, section: str, ident: str, rel: str) -> tuple[EntryFile, Any]:
+        edited = self._file(rel)
+        node = edited.entry(section, ident)
+        if node is None:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{rel}: {section} entry {ident!r} was not found in the file as loaded.",
+                "The file changed meanwhile; run the command again.",
+            )
+        return edited, node
+
+    def _category_node(self, cat_id: str) -> Any:
+        return self._entry("categories", cat_id, self._index.category_file[cat_id])[1]
+
+    def _functor_node(self, fun_id: str) -> Any:
+        return self._entry("functors", fun_id, self._index.functor_file[fun_id])[1]
+
+    def _nat_node(self, nat_id: str) -> Any:
+        return self._entry("naturalTransformations", nat_id, self._index.nat_file[nat_id])[1]
+
+    def _note(self, kind: str, ident: str, action: str, detail: str = "") -> None:
+        self.changes.append(Change(kind, ident, action, detail))
+        self.touched.add(ident)
+
+    def _check_new_id(self, kind: str, ident: str, taken: Iterable[str]) -> None:
+        if not isinstance(ident, str) or not ident:
+            raise CatDocError(VALIDATION_ERROR, f"A {kind} id must be a non-empty string.")
+        if len(ident) > MAX_ID_LENGTH or not _ID.fullmatch(ident):
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{kind.capitalize()} id {ident[:80]!r} is not allowed: use letters, digits and "
+                f"`_ . - / : +`, starting with a letter, digit or `_`, at most {MAX_ID_LENGTH} "
+                "characters.",
+                "Choose an id like 'req-refund' or 'REQ_012'.",
+            )
+        if ident in taken:
+            raise CatDocError(
+                "DUPLICATE_ID",
+                f"A {kind} with id {ident!r} already exists; ids of {kind}s are unique across "
+                "the project.",
+                f"Choose another id, or edit the existing {kind}.",
+            )
+
+    def _need_category(self, cat_id: str) -> None:
+        if cat_id not in self._index.category_file:
+            raise missing("Category", cat_id, self._index.category_file)
+
+    def _need_object(self, obj_id: str) -> str:
+        if obj_id not in self._index.object_category:
+            raise missing("Object", obj_id, self._index.object_category)
+        return self._index.object_category[obj_id]
+
+    def _need_morphism(self, mor_id: str) -> MorphismEnds:
+        if mor_id not in self._index.morphisms:
+            raise missing("Morphism", mor_id, self._index.morphisms)
+        return self._index.morphisms[mor_id]
+
+    def _need_functor(self, fun_id: str) -> tuple[str, str]:
+        if fun_id not in self._index.functors:
+            raise missing("Functor", fun_id, self._index.functors)
+        return self._index.functors[fun_id]
+
+    def _need_nat(self, nat_id: str) -> tuple[str, str]:
+        if nat_id not in self._index.nats:
+            raise missing("Natural transformation", nat_id, self._index.nats)
+        return self._index.nats[nat_id]
+
+    def _check_path(self, spec: PathSpec, category: str, code_unknown: str, what: str) -> None:
+        """Every step is a morphism of `category`, and consecutive steps meet."""
+        steps = as_path(spec)
+        previous: MorphismEnds | None = None
+        for step in steps:
+            mor = self._index.morphisms.get(step)
+            if mor is None or mor.category != category:
+                raise CatDocError(
+                    code_unknown,
+                    f"{what}: {step!r} is not a morphism of category {category!r}.",
+                    f"Use morphism ids of {category!r} (catdoc_list_morphisms / "
+                    "`catdoc list morphisms`), or [] for the identity.",
+                )
+            if previous is not None and previous.target != mor.source:
+                raise CatDocError(
+                    code_unknown.split("_")[0] + "_IMAGE_NOT_COMPOSABLE"
+                    if code_unknown.startswith("FUN")
+                    else "NAT_COMPONENT_NOT_COMPOSABLE",
+                    f"{what}: the path {steps} does not compose: a step ends at "
+                    f"{previous.target!r} but the next starts at {mor.source!r}.",
+                    "Give the steps in diagrammatic order (first step first), each starting "
+                    "where the previous one ends.",
+                )
+            previous = mor
+
+    def _target_file(self, file: str | None) -> str:
+        if file is None:
+            return DEFAULT_FILE
+        rel = resolve_inside(self.root, file).relative_to(self.root).as_posix()
+        allowed = rel == DEFAULT_FILE or (
+            rel.startswith(f"{CATDOC_DIR}/categories/")
+            and rel.count("/") == 2
+            and rel.endswith((".yaml", ".yml"))
+        )
+        if not allowed:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{file!r} is not a model file.",
+                f"Use {DEFAULT_FILE} or .catdoc/categories/NAME.yaml.",
+            )
+        return rel
+
+    def _every_id(self) -> list[str]:
+        return [
+            *self._index.object_category,
+            *self._index.morphisms,
+            *self._index.category_file,
+            *self._index.functors,
+            *self._index.nats,
+        ]
+
+
+def missing(kind: str, ident: str, existing: Iterable[str]) -> CatDocError:
+    return CatDocError(
+        NOT_FOUND,
+        f"{kind} not found: {ident!r}.",
+        f"Use an existing {kind.lower()} id.",
+        closest(str(ident), existing),
+    )
+
+
+def only_fields(fields: Mapping[str, Any], allowed: tuple[str, ...], kind: str) -> None:
+    unknown = sorted(set(fields) - set(allowed))
+    if unknown:
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"Unknown {kind} field(s): {', '.join(unknown)}.",
+            f"The {kind} fields are: {', '.join(allowed)}.",
+        )
+
+
+def check_object_fields(object_id: str, fields: Mapping[str, Any]) -> None:
+    """The fields must make a valid object (types as in the file format)."""
+    from pydantic import ValidationError
+
+    probe = {k: v for k, v in fields.items() if v is not None and k != "metadata"}
+    try:
+        DocObject.model_validate({"id": object_id, **probe})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"Object {object_id!r}: field {where!r}: {err['msg']}.",
+            "Give the field the type the file format expects (see the README's format reference).",
+        ) from None
+    metadata = fields.get("metadata")
+    if metadata is not None and not isinstance(metadata, Mapping):
+        raise CatDocError(VALIDATION_ERROR, "metadata must be a mapping of keys to values.")
+
+
+def slug(text: str) -> str:
+    slug = re.sub(r"[^\w.\-/:+]+", "-", text).strip("-")
+    return slug[:MAX_ID_LENGTH] or "morphism"
+
+
+def fresh_id(base: str, taken: Mapping[str, Any]) -> str:
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"

@@ -1,0 +1,365 @@
+"""Edit operations on categories, their objects (documents) and their morphisms."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap
+
+from catdoc.edit.base import (
+    CATEGORY_FIELDS,
+    DEFAULT_FILE,
+    IN_USE,
+    OBJECT_FIELDS,
+    EditBase,
+    MorphismEnds,
+    check_object_fields,
+    fresh_id,
+    missing,
+    only_fields,
+    slug,
+)
+from catdoc.edit.nodes import (
+    flat,
+    list_in,
+    plain_path,
+    remove_where,
+    set_fields,
+    to_yaml,
+)
+from catdoc.errors import VALIDATION_ERROR, CatDocError, closest
+from catdoc.model import as_path
+from catdoc.project import CATDOC_DIR, CONFIG_FILE, resolve_inside
+
+
+class ObjectOperations(EditBase):
+    """Categories, objects and morphisms: create, update, remove."""
+
+    def upsert_category(
+        self, category_id: str, fields: Mapping[str, Any], *, file: str | None = None
+    ) -> None:
+        """Create the category, or update the given header fields (a None value removes one)."""
+        only_fields(fields, CATEGORY_FIELDS, "category")
+        if "semantics" in fields and fields["semantics"] not in (None, "free", "thin"):
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"semantics must be 'free' or 'thin', not {fields['semantics']!r}.",
+                "free: paths are equal only by the category's equations; thin: all parallel "
+                "paths are equal.",
+            )
+        parent = fields.get("parent")
+        if parent is not None:
+            self._need_category(parent)
+        exists = category_id in self._index.category_file
+        if not exists:
+            self._check_new_id("category", category_id, ())
+            rel = self._target_file(file)
+            node = CommentedMap()
+            node["id"] = category_id
+            set_fields(node, fields, CATEGORY_FIELDS)
+            self._file(rel).append("categories", node)
+            self._index.category_file[category_id] = rel
+            self._note("category", category_id, "created")
+            return
+        node = self._category_node(category_id)
+        if set_fields(node, fields, CATEGORY_FIELDS):
+            self._note("category", category_id, "updated", ", ".join(sorted(fields)))
+            return
+
+    def remove_category(self, category_id: str) -> None:
+        """Remove an empty category that no functor and no other category refers to."""
+        self._need_category(category_id)
+        users = [f for f, (s, t) in self._index.functors.items() if category_id in (s, t)]
+        members = [o for o, c in self._index.object_category.items() if c == category_id]
+        if users or members:
+            raise CatDocError(
+                IN_USE,
+                f"Category {category_id!r} still has {len(members)} object(s) and is used by "
+                f"functor(s) {users}; nothing was removed.",
+                "Remove its objects and the functors that use it first.",
+            )
+        rel = self._index.category_file.pop(category_id)
+        self._file(rel).remove("categories", category_id)
+        self._note("category", category_id, "removed")
+
+    def upsert_object(
+        self,
+        category_id: str,
+        object_id: str,
+        fields: Mapping[str, Any],
+        *,
+        content: str | None = None,
+    ) -> None:
+        """Create the object in the category or update the given fields (None removes a field;
+        `metadata` is merged key by key). `content` writes the document file (at `path`, the
+        object's path, or `docs/<category>/<id>.md`)."""
+        only_fields(fields, OBJECT_FIELDS, "object")
+        self._need_category(category_id)
+        fields = dict(fields)
+        home = self._index.object_category.get(object_id)
+        if home is not None and home != category_id:
+            raise CatDocError(
+                "DUPLICATE_ID",
+                f"Object {object_id!r} already exists in category {home!r}; an object belongs "
+                "to one category.",
+                f"Update it in {home!r}, or give the new object another id.",
+            )
+        existing = self._object_node(category_id, object_id) if home else None
+        if content is not None:
+            rel_path = fields.get("path") or (existing.get("path") if existing else None)
+            fields["path"] = self._write_document(
+                str(rel_path) if rel_path else f"docs/{category_id}/{object_id}.md", content
+            )
+        if "path" in fields and fields["path"] is not None:
+            fields["path"] = self._document_path(str(fields["path"]))
+        check_object_fields(object_id, fields)
+        if existing is None:
+            self._check_new_id("object", object_id, self._index.object_category)
+            node = CommentedMap()
+            node["id"] = object_id
+            set_fields(node, fields, OBJECT_FIELDS)
+            cat = self._category_node(category_id)
+            list_in(cat, "objects").append(node)
+            self._index.object_category[object_id] = category_id
+            self._note("object", object_id, "created", f"in {category_id}")
+            return
+        if set_fields(existing, fields, OBJECT_FIELDS) or content is not None:
+            self._note("object", object_id, "updated", ", ".join(sorted(fields)))
+            return
+
+    def _object_node(self, category_id: str, object_id: str) -> Any:
+        cat = self._category_node(category_id)
+        for obj in cat.get("objects") or []:
+            if isinstance(obj, dict) and str(obj.get("id")) == object_id:
+                return obj
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"Object {object_id!r} was not found in category {category_id!r} as loaded.",
+            "The file changed meanwhile; run the command again.",
+        )
+
+    def _document_path(self, user_path: str) -> str:
+        """A document path as stored: project-relative, inside the project, not a model file."""
+        target = resolve_inside(self.root, user_path)
+        rel = target.relative_to(self.root.resolve()).as_posix()
+        protected = (
+            rel.startswith(f"{CATDOC_DIR}/cache/")
+            or rel.startswith(f"{CATDOC_DIR}/categories/")
+            or rel in (DEFAULT_FILE, f"{CATDOC_DIR}/{CONFIG_FILE}")
+            or (
+                rel.startswith(f"{CATDOC_DIR}/")
+                and "/" not in rel[len(CATDOC_DIR) + 1 :]
+                and not rel.endswith((".md", ".markdown", ".rst", ".txt"))
+            )
+        )
+        if protected or rel == ".":
+            raise CatDocError(
+                "PATH_OUTSIDE_PROJECT",
+                f"{user_path!r} is CatDoc's own file, not a document.",
+                "Give the document a path in the project's docs, e.g. docs/requirements/x.md.",
+            )
+        return rel
+
+    def _write_document(self, user_path: str, content: str) -> str:
+        rel = self._document_path(user_path)
+        target = self.root / rel
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{rel} exists and is not a regular file; the document was not written.",
+                "Choose another path.",
+            )
+        if "\0" in content:
+            raise CatDocError(VALIDATION_ERROR, "Document content must not hold NUL bytes.")
+        self.documents[target] = content
+        return rel
+
+    def remove_object(self, object_id: str, *, cascade: bool = False) -> None:
+        """Remove the object; while morphisms, mappings or components use it, only with
+        `cascade` (which removes them too)."""
+        cat_id = self._need_object(object_id)
+        morphisms = [
+            m for m, mor in self._index.morphisms.items() if object_id in (mor.source, mor.target)
+        ]
+        uses = self._object_uses(object_id)
+        if (morphisms or uses) and not cascade:
+            described = [f"morphism {m}" for m in morphisms] + [u for u, _ in uses]
+            raise CatDocError(
+                IN_USE,
+                f"Object {object_id!r} is still used by {', '.join(described[:10])}"
+                + (f" and {len(described) - 10} more" if len(described) > 10 else "")
+                + "; nothing was removed.",
+                "Remove those first, or pass cascade (MCP) / --cascade (CLI) to remove them too.",
+            )
+        for mor_id in morphisms:
+            self.remove_morphism(mor_id, cascade=True)
+        for _, drop in self._object_uses(object_id):
+            drop()
+        cat = self._category_node(cat_id)
+        objects = cat.get("objects")
+        remove_where(objects, lambda o: str(o.get("id")) == object_id)
+        if not objects:
+            del cat["objects"]
+        del self._index.object_category[object_id]
+        self._note("object", object_id, "removed", f"from {cat_id}")
+
+    def _object_uses(self, object_id: str) -> list[tuple[str, Any]]:
+        """(description, remover) for each mapping entry or component that names the object."""
+        cat_id = self._index.object_category[object_id]
+        uses: list[tuple[str, Any]] = []
+        for fun_id, (source, target) in self._index.functors.items():
+            if source == cat_id or target == cat_id:
+                node = self._functor_node(fun_id)
+                mapping = node.get("objectMapping") or {}
+                keys = [k for k, v in mapping.items() if object_id in (str(k), str(v))]
+                for key in keys:
+                    uses.append(
+                        (
+                            f"functor {fun_id} ({key} ↦ {mapping[key]})",
+                            lambda f=fun_id, k=key: self.set_mapping(f, objects={str(k): None}),
+                        )
+                    )
+        for nat_id, (source_fun, _) in self._index.nats.items():
+            if self._index.functors.get(source_fun, ("", ""))[0] != cat_id:
+                continue
+            node = self._nat_node(nat_id)
+            if object_id in {str(k) for k in node.get("components") or {}}:
+                uses.append(
+                    (
+                        f"natural transformation {nat_id} (component at {object_id})",
+                        lambda n=nat_id: self.set_components(n, {object_id: None}),
+                    )
+                )
+        return uses
+
+    def add_morphism(
+        self,
+        category_id: str,
+        source: str,
+        target: str,
+        *,
+        name: str | None = None,
+        morphism_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> str:
+        """Add a generating morphism source → target of the category; returns its id."""
+        self._need_category(category_id)
+        for end, code in ((source, "CAT_DANGLING_SOURCE"), (target, "CAT_DANGLING_TARGET")):
+            home = self._index.object_category.get(end)
+            if home != category_id:
+                where = f"is in category {home!r}" if home else "does not exist"
+                raise CatDocError(
+                    code,
+                    f"Morphism {source} → {target}: object {end!r} {where}; a morphism joins "
+                    f"two objects of one category ({category_id!r}).",
+                    "Link documents of different categories with a functor mapping "
+                    "(catdoc_set_mapping / `catdoc map`), or add the object to this category.",
+                    closest(end, self._index.object_category),
+                )
+        meta = dict(metadata or {})
+        identity = meta.get("isIdentity") is True or meta.get("identity") is True
+        if identity and source != target:
+            raise CatDocError(
+                "CAT_IDENTITY_NOT_LOOP",
+                f"An identity marker needs source = target, got {source} → {target}.",
+                "Drop the identity marker: identities exist at every object by construction.",
+            )
+        if morphism_id is None:
+            morphism_id = fresh_id(slug(f"{source}-{name or 'to'}-{target}"), self._index.morphisms)
+        self._check_new_id("morphism", morphism_id, self._index.morphisms)
+        node = CommentedMap()
+        node["id"] = morphism_id
+        if name is not None:
+            node["name"] = name
+        node["source"] = source
+        node["target"] = target
+        if meta:
+            node["metadata"] = to_yaml(meta)
+        list_in(self._category_node(category_id), "morphisms").append(node)
+        self._index.morphisms[morphism_id] = MorphismEnds(category_id, source, target)
+        self._note("morphism", morphism_id, "created", f"{source} → {target} in {category_id}")
+        return morphism_id
+
+    def remove_morphism(self, morphism_id: str, *, cascade: bool = False) -> None:
+        """Remove a morphism; while equations, mappings or components use it, only with
+        `cascade` (which removes them too)."""
+        mor = self._need_morphism(morphism_id)
+        uses = self._morphism_uses(morphism_id, mor.category)
+        if uses and not cascade:
+            described = [u for u, _ in uses]
+            raise CatDocError(
+                IN_USE,
+                f"Morphism {morphism_id!r} is still used by {', '.join(described[:10])}"
+                + (f" and {len(described) - 10} more" if len(described) > 10 else "")
+                + "; nothing was removed.",
+                "Remove those first, or pass cascade (MCP) / --cascade (CLI) to remove them too.",
+            )
+        for _, drop in uses:
+            drop()
+        cat = self._category_node(mor.category)
+        morphisms = cat.get("morphisms")
+        remove_where(morphisms, lambda m: str(m.get("id")) == morphism_id)
+        if not morphisms:
+            del cat["morphisms"]
+        del self._index.morphisms[morphism_id]
+        self._note("morphism", morphism_id, "removed", f"from {mor.category}")
+
+    def _morphism_uses(self, morphism_id: str, cat_id: str) -> list[tuple[str, Any]]:
+        uses: list[tuple[str, Any]] = []
+        cat = self._category_node(cat_id)
+        equations = cat.get("equations") or []
+        if any(morphism_id in flat(eq) for eq in equations):
+            uses.append(
+                (
+                    f"equations of {cat_id}",
+                    lambda: remove_where(
+                        cat["equations"], lambda eq: morphism_id in flat(eq), plain=True
+                    ),
+                )
+            )
+        for fun_id, (source, target) in self._index.functors.items():
+            if cat_id not in (source, target):
+                continue
+            mapping = self._functor_node(fun_id).get("morphismMapping") or {}
+            for key, value in list(mapping.items()):
+                if str(key) == morphism_id or morphism_id in as_path(plain_path(value)):
+                    uses.append(
+                        (
+                            f"functor {fun_id} (morphism {key})",
+                            lambda f=fun_id, k=key: self.set_mapping(f, morphisms={str(k): None}),
+                        )
+                    )
+        for nat_id, (source_fun, _) in self._index.nats.items():
+            target_cat = self._index.functors.get(source_fun, ("", ""))[1]
+            if target_cat != cat_id:
+                continue
+            components = self._nat_node(nat_id).get("components") or {}
+            for key, value in list(components.items()):
+                if morphism_id in as_path(plain_path(value)):
+                    uses.append(
+                        (
+                            f"natural transformation {nat_id} (component at {key})",
+                            lambda n=nat_id, k=key: self.set_components(n, {str(k): None}),
+                        )
+                    )
+        return uses
+
+    def remove(self, ident: str, *, cascade: bool = False) -> str:
+        """Remove whatever `ident` names; returns its kind."""
+        if ident in self._index.object_category:
+            self.remove_object(ident, cascade=cascade)
+            return "object"
+        if ident in self._index.morphisms:
+            self.remove_morphism(ident, cascade=cascade)
+            return "morphism"
+        if ident in self._index.category_file:
+            self.remove_category(ident)
+            return "category"
+        if ident in self._index.functors:
+            self.remove_functor(ident)
+            return "functor"
+        if ident in self._index.nats:
+            self.remove_natural_transformation(ident)
+            return "natural transformation"
+        raise missing("Entity", ident, self._every_id())

@@ -1,0 +1,165 @@
+"""Renaming an entity: its id changes, and so does every reference to it in the model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from catdoc.edit.base import (
+    EditBase,
+    missing,
+)
+from catdoc.edit.nodes import (
+    rename_in_mapping,
+    rename_in_paths,
+    rename_value,
+)
+from catdoc.errors import VALIDATION_ERROR, CatDocError
+
+
+class RenameOperations(EditBase):
+    """Renaming any entity with every reference to it."""
+
+    def rename(self, old: str, new: str) -> str:
+        """Give an object, morphism, category, functor or natural transformation a new id and
+        update every reference to it in the model; returns the kind renamed."""
+        if old == new:
+            raise CatDocError(VALIDATION_ERROR, f"{old!r} already has that id.")
+        if old in self._index.object_category:
+            self._rename_object(old, new)
+            return "object"
+        if old in self._index.morphisms:
+            self._rename_morphism(old, new)
+            return "morphism"
+        if old in self._index.category_file:
+            self._rename_category(old, new)
+            return "category"
+        if old in self._index.functors:
+            self._rename_functor(old, new)
+            return "functor"
+        if old in self._index.nats:
+            self._check_new_id("natural transformation", new, self._index.nats)
+            self._nat_node(old)["id"] = new
+            self._rekey(self._index.nats, old, new)
+            self._rekey(self._index.nat_file, old, new)
+            self._renamed("natural transformation", old, new)
+            return "natural transformation"
+        raise missing("Entity", old, self._every_id())
+
+    def _renamed(self, kind: str, old: str, new: str) -> None:
+        self.touched.add(old)
+        self._note(kind, new, "renamed", f"from {old}")
+
+    @staticmethod
+    def _rekey(table: dict[str, Any], old: str, new: str) -> None:
+        table[new] = table.pop(old)
+
+    def _rename_object(self, old: str, new: str) -> None:
+        self._check_new_id("object", new, self._index.object_category)
+        cat_id = self._index.object_category[old]
+        self._object_node(cat_id, old)["id"] = new
+        cat = self._category_node(cat_id)
+        for mor in cat.get("morphisms") or []:
+            for end in ("source", "target"):
+                if str(mor.get(end)) == old:
+                    mor[end] = new
+        for mor in self._index.morphisms.values():
+            if mor.source == old:
+                mor.source = new
+            if mor.target == old:
+                mor.target = new
+        for fun_id, (source, target) in self._index.functors.items():
+            if cat_id not in (source, target):
+                continue
+            mapping = self._functor_node(fun_id).get("objectMapping")
+            if isinstance(mapping, dict):
+                rename_in_mapping(mapping, old, new, keys=source == cat_id, values=target == cat_id)
+        for nat_id, (source_fun, _) in self._index.nats.items():
+            if self._index.functors.get(source_fun, ("", ""))[0] == cat_id:
+                components = self._nat_node(nat_id).get("components")
+                if isinstance(components, dict):
+                    rename_in_mapping(components, old, new, keys=True, values=False)
+        self._rekey(self._index.object_category, old, new)
+        self._renamed("object", old, new)
+
+    def _rename_morphism(self, old: str, new: str) -> None:
+        self._check_new_id("morphism", new, self._index.morphisms)
+        mor = self._index.morphisms[old]
+        cat = self._category_node(mor.category)
+        for node in cat.get("morphisms") or []:
+            if str(node.get("id")) == old:
+                node["id"] = new
+                break
+        for equation in cat.get("equations") or []:
+            rename_in_paths(equation, old, new)
+        for fun_id, (source, target) in self._index.functors.items():
+            if mor.category not in (source, target):
+                continue
+            mapping = self._functor_node(fun_id).get("morphismMapping")
+            if isinstance(mapping, dict):
+                if source == mor.category:
+                    rename_in_mapping(mapping, old, new, keys=True, values=False)
+                if target == mor.category:
+                    for key in list(mapping):
+                        mapping[key] = rename_value(mapping[key], old, new)
+        for nat_id, (source_fun, _) in self._index.nats.items():
+            if self._index.functors.get(source_fun, ("", ""))[1] != mor.category:
+                continue
+            components = self._nat_node(nat_id).get("components")
+            if isinstance(components, dict):
+                for key in list(components):
+                    components[key] = rename_value(components[key], old, new)
+        self._rekey(self._index.morphisms, old, new)
+        self._renamed("morphism", old, new)
+
+    def _rename_category(self, old: str, new: str) -> None:
+        self._check_new_id("category", new, self._index.category_file)
+        self._category_node(old)["id"] = new
+        for cat_id in list(self._index.category_file):
+            if cat_id == old:
+                continue
+            cat = self.project.category_by_id.get(cat_id)
+            if cat is not None and (cat.parent == old or old in cat.related):
+                node = self._category_node(cat_id)
+                if str(node.get("parent")) == old:
+                    node["parent"] = new
+                related = node.get("related")
+                if isinstance(related, list):
+                    for i, item in enumerate(related):
+                        if str(item) == old:
+                            related[i] = new
+        for fun_id, (source, target) in list(self._index.functors.items()):
+            if old in (source, target):
+                node = self._functor_node(fun_id)
+                for key in ("sourceCategory", "targetCategory"):
+                    if str(node.get(key)) == old:
+                        node[key] = new
+                self._index.functors[fun_id] = (
+                    new if source == old else source,
+                    new if target == old else target,
+                )
+        for table in (self._index.object_category,):
+            for key, value in table.items():
+                if value == old:
+                    table[key] = new
+        for mor in self._index.morphisms.values():
+            if mor.category == old:
+                mor.category = new
+        self._rekey(self._index.category_file, old, new)
+        self._renamed("category", old, new)
+
+    def _rename_functor(self, old: str, new: str) -> None:
+        self._check_new_id("functor", new, self._index.functors)
+        self._functor_node(old)["id"] = new
+        for nat_id, (source, target) in list(self._index.nats.items()):
+            if old in (source, target):
+                node = self._nat_node(nat_id)
+                for key in ("sourceFunctor", "targetFunctor"):
+                    if str(node.get(key)) == old:
+                        node[key] = new
+                self._index.nats[nat_id] = (
+                    new if source == old else source,
+                    new if target == old else target,
+                )
+        self._rekey(self._index.functors, old, new)
+        self._rekey(self._index.functor_file, old, new)
+        self._renamed("functor", old, new)
