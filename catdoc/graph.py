@@ -16,6 +16,7 @@ import networkx as nx
 from catdoc import results as r
 from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.project import Project
+from catdoc.visible import visible
 
 GRAPH_FORMATS = ("json", "dot", "mermaid")
 
@@ -104,6 +105,69 @@ def _hop_paths(
         return
 
 
+MAX_CONTEXT_HOPS = 10
+"""Hops listed per reached object (parallel morphisms between the same two objects)."""
+
+
+def object_context(
+    project: Project, graph: nx.DiGraph, object_id: str, *, depth: int, limit: int
+) -> r.ContextResult:
+    """The objects within `depth` hops of `object_id` along the trace graph's edges, followed in
+    both directions (what it depends on, what depends on it, what it maps to and from), nearest
+    first. A breadth-first walk that stops at `limit` objects (`truncated` then says so), so a
+    dense neighbourhood costs at most `limit` objects' worth of work."""
+    distance = {object_id: 0}
+    frontier = [object_id]
+    nodes: list[r.ContextNode] = []
+    truncated = False
+    for step in range(1, depth + 1):
+        reached: list[str] = []
+        for u in frontier:
+            for v in itertools.chain(graph.successors(u), graph.predecessors(u)):
+                if v in distance:
+                    continue
+                if len(nodes) == limit:
+                    truncated = True
+                    break
+                distance[v] = step
+                reached.append(v)
+                nodes.append(_context_node(project, graph, u, v, step))
+            if truncated:
+                break
+        if truncated or not reached:
+            break
+        frontier = reached
+    obj = project.object_by_id[object_id]
+    return r.ContextResult(
+        id=object_id,
+        title=obj.label,
+        category=project.category_of_object.get(object_id),
+        depth=depth,
+        nodes=nodes,
+        truncated=truncated,
+    )
+
+
+def _context_node(project: Project, graph: nx.DiGraph, u: str, v: str, step: int) -> r.ContextNode:
+    """`v`, reached from `u`: every hop between the two, each with its direction seen from `u`."""
+    hops: list[r.ContextHop] = []
+    for a, b, direction in ((u, v, "outgoing"), (v, u, "incoming")):
+        if graph.has_edge(a, b):
+            hops += [
+                r.ContextHop(kind=kind, id=i, label=label, source=a, target=b, direction=direction)
+                for kind, i, label in graph.adj[a][b]["hops"]
+            ]
+    obj = project.object_by_id[v]
+    return r.ContextNode(
+        id=v,
+        title=obj.label,
+        category=project.category_of_object.get(v),
+        distance=step,
+        from_id=u,
+        via=hops[:MAX_CONTEXT_HOPS],
+    )
+
+
 def graph_data(project: Project, *, category: str | None = None) -> r.GraphData:
     """Objects as nodes and morphisms as edges (REQ-MCP-012); for the whole project, functor hops
     (object ↦ F(object)) are edges too. Identity markers and dangling morphisms are left out."""
@@ -169,9 +233,12 @@ def _clusters(data: r.GraphData) -> dict[str, list[r.GraphNode]]:
 
 
 def _dot_str(text: str) -> str:
-    """A DOT double-quoted string: backslashes and quotes escaped, line breaks kept as \\n."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + escaped.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n") + '"'
+    """A DOT double-quoted string: control characters shown as `\\x1b` (never sent raw to a
+    terminal or to Graphviz), backslashes and quotes escaped, line breaks kept as \\n."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n")
+    escaped = visible(lines, lines=True).replace("\t", " ")
+    escaped = escaped.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escaped.replace("\n", "\\n") + '"'
 
 
 def _dot(data: r.GraphData) -> str:
@@ -198,10 +265,12 @@ def _dot(data: r.GraphData) -> str:
 
 
 def _mermaid_text(text: str) -> str:
-    """Text for a quoted Mermaid label: entity codes for the characters Mermaid would parse."""
+    """Text for a quoted Mermaid label: one line, control characters shown as `\\x1b`, entity
+    codes for the characters Mermaid would parse (a backtick would start a Markdown label)."""
+    text = visible(" ".join(text.splitlines()))
     for char, code in (("#", "#35;"), ('"', "#quot;"), ("<", "#lt;"), (">", "#gt;")):
         text = text.replace(char, code)
-    return text.replace("|", "#124;").replace("\r", " ").replace("\n", " ")
+    return text.replace("|", "#124;").replace("`", "#96;")
 
 
 def _mermaid(data: r.GraphData) -> str:

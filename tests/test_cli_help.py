@@ -89,3 +89,32 @@ def test_ci_runs_the_quickstart_test_command() -> None:
     ci = (README.parent / ".ci/run").read_text(encoding="utf-8").strip().splitlines()
     assert ci[-1] == commands[1], ".ci/run runs exactly the README's second command"
     assert "set -euo pipefail" in ci
+
+
+NARROW = 60
+
+
+@pytest.mark.parametrize(("path", "command"), COMMANDS, ids=IDS)
+def test_help_is_plain_whole_and_fits(path: tuple[str, ...], command: Any) -> None:
+    """No type placeholders, no text eaten as markup, prose reflowed to the terminal, whole
+    first lines in command lists."""
+    result = runner.invoke(app, [*path, "--help"], terminal_width=NARROW)
+    text = result.stdout
+    for placeholder in ("<bool>", "<list", "<str>", "<int>", "<path>"):
+        assert placeholder not in text, f"`catdoc {' '.join(path)} --help` shows {placeholder}"
+    flat = " ".join(text.split())
+    helps = [command.help or "", *(getattr(p, "help", None) or "" for p in command.params)]
+    for bracketed in re.findall(r"\S*\[[^\]\s]+\]\S*", " ".join(helps)):
+        assert bracketed in flat, f"{bracketed!r} was read as markup"
+    assert "needs catdoc." not in flat
+    in_example = False  # example blocks ("Examples:" and its lines) are kept line by line
+    for line in text.splitlines():
+        in_example = (in_example and bool(line.strip())) or line.rstrip().endswith(":")
+        assert len(line) <= NARROW or in_example or line.lstrip().startswith("-"), line
+    commands = text.partition("\nCommands:\n")[2]
+    assert not any(line.endswith("...") for line in commands.splitlines()), "cut short help"
+
+
+def test_search_help_names_the_semantic_extra() -> None:
+    result = runner.invoke(app, ["search", "--help"])
+    assert "catdoc[semantic]" in " ".join(result.stdout.split())

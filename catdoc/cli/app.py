@@ -3,21 +3,28 @@
 Commands only translate: parse options, call `CatDoc`, print the result as a rich table or as
 JSON. Heavy modules (the service and its models, rich, networkx …) load inside commands, so
 `catdoc --help` stays fast.
+
+Every command module prints through the helpers here, so the rules hold for all of them: text
+goes through `echo` / `print_table` / `print_fields` (control characters escaped, no rich markup
+read from data), JSON through `print_json`; usage errors come out as JSON when the command line
+asks for JSON; `-C/--project` is accepted after any command too; a closed pipe ends quietly.
 """
 
 from __future__ import annotations
 
 import enum
+import io
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+import types
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
 
 from catdoc.errors import (
     LOAD_ERROR,
@@ -27,10 +34,17 @@ from catdoc.errors import (
     VALIDATION_ERROR,
     CatDocError,
 )
+from catdoc.visible import json_visible, visible
+
+try:  # typer ≥ 0.2x carries its own copy of click; older ones use click itself
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover
+    from click import exceptions as click_errors  # type: ignore[no-redef]
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import Console
+    from rich.text import Text
 
     from catdoc.service import CatDoc
 
@@ -51,25 +65,208 @@ def exit_code_for(error: CatDocError) -> int:
 def report_error(error: CatDocError, *, as_json: bool) -> None:
     """The one place a CatDocError becomes output: stderr, as text or as `{"error": …}` JSON."""
     if as_json:
-        typer.echo(json.dumps(error.to_dict(), ensure_ascii=False, indent=2), err=True)
+        text = json.dumps(error.to_dict(), ensure_ascii=False, indent=2)
+        typer.echo(json_visible(text), err=True)
         return
-    lines = [typer.style("Error: ", fg="red", bold=True) + error.message]
+    lines = [typer.style("Error: ", fg="red", bold=True) + visible(error.message, lines=True)]
     if error.suggestions:
-        lines.append(f"Did you mean: {', '.join(error.suggestions)}?")
+        lines.append(f"Did you mean: {', '.join(visible(s) for s in error.suggestions)}?")
     if error.hint:
-        lines.append(f"Hint: {error.hint}")
+        lines.append(f"Hint: {visible(error.hint, lines=True)}")
     typer.echo("\n".join(lines), err=True)
 
 
+def wants_json(args: Sequence[str]) -> bool:
+    """Whether a command line asks for JSON output (`--format json`, `-f json`, `--format=json`,
+    `-fjson`): its usage errors are then JSON too, even when parsing failed before `--format`."""
+    tokens = list(args)
+    if "--" in tokens:
+        tokens = tokens[: tokens.index("--")]
+    for index, token in enumerate(tokens):
+        following = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if token in ("--format", "-f"):
+            value = following
+        elif token.startswith("--format="):
+            value = token.partition("=")[2]
+        elif token.startswith("-f") and not token.startswith("--"):
+            value = token[2:]
+        else:
+            continue
+        if value.lower() == "json":
+            return True
+    return False
+
+
+def report_usage_error(error: click_errors.ClickException, *, as_json: bool) -> None:
+    """A command-line mistake (bad option value, missing argument, unknown option) on stderr:
+    `{"error": …}` JSON with code VALIDATION_ERROR, or click's usage text, escaped."""
+    ctx = getattr(error, "ctx", None)
+    if isinstance(error, click_errors.NoArgsIsHelpError):
+        error.show()  # the help text itself: nothing from the user to escape
+        return
+    message = error.format_message()
+    if as_json:
+        where = ctx.command_path if ctx is not None else "catdoc"
+        hint = f"Run `{where} --help` for its options and arguments."
+        report_error(CatDocError(VALIDATION_ERROR, message, hint), as_json=True)
+        return
+    safe: click_errors.ClickException
+    if isinstance(error, click_errors.UsageError):
+        safe = click_errors.UsageError(visible(message, lines=True), ctx=ctx)
+    else:
+        safe = click_errors.ClickException(visible(message, lines=True))
+    safe.show()
+
+
+def _discard_stdout() -> None:
+    """After the reader closed the pipe: send what is still buffered nowhere, so the interpreter's
+    last flush raises nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
 class CatDocGroup(TyperGroup):
-    """Turns every CatDocError raised below it into a clear message and an exit code."""
+    """The `catdoc` command tree. Below it every CatDocError becomes a clear message and an exit
+    code, every usage error a message (JSON when asked), and a closed stdout a quiet exit 0."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in _walk(self):
+            _polish_help(command)
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        argv = hoist_project(self, list(sys.argv[1:] if args is None else args))
+        try:
+            code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except click_errors.ClickException as error:
+            report_usage_error(error, as_json=wants_json(argv))
+            code = error.exit_code
+        except typer.Abort:
+            typer.echo("Aborted!", err=True)
+            code = EXIT_FAILED
+        code = code if isinstance(code, int) else 0
+        if standalone_mode:
+            sys.exit(code)
+        return code
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         except CatDocError as error:
             report_error(error, as_json=bool(ctx.meta.get(_JSON_ERRORS)))
             raise typer.Exit(exit_code_for(error)) from None
+        except BrokenPipeError:
+            _discard_stdout()
+            raise typer.Exit(0) from None
+
+
+def _walk(command: Any) -> Iterator[Any]:
+    """A command and every command below it."""
+    yield command
+    for sub in getattr(command, "commands", {}).values():
+        yield from _walk(sub)
+
+
+# --------------------------------------------------------------------------- help text
+def _polish_help(command: Any) -> None:
+    """Plain help for every command: no rich markup (so `catdoc[semantic]` stays as written),
+    prose reflowed to the terminal, example blocks kept line by line, the command list showing
+    whole first lines, and option types as words (`N`, `TEXT`, `text|json`), none for flags."""
+    command.rich_markup_mode = None
+    if command.help:
+        paragraphs = command.help.strip().split("\n\n")
+        kept = ["\b\n" + p if p.splitlines()[0].endswith(":") else p for p in paragraphs]
+        command.help = "\n\n".join(kept)
+        command.short_help = command.short_help or " ".join(paragraphs[0].split())
+    for param in command.params:
+        if isinstance(param, TyperArgument):
+            param.display_type_rich = types.MethodType(_no_type, param)  # type: ignore[method-assign]
+        elif param.metavar is None and not getattr(param, "is_flag", False):
+            param.metavar = _metavar(param)
+
+
+def _no_type(_param: Any, ctx: Any) -> None:
+    """An argument's help names it by its metavar (`QUERY`, `PATH...`); no type after it."""
+
+
+def _metavar(param: Any) -> str:
+    """`a|b|c` for choices, `N` for numbers, else `TEXT`."""
+    descriptor = getattr(param, "type_descriptor", None)
+    kind = getattr(param, "type", None)  # typer on click
+    choices = descriptor.choices if descriptor is not None else getattr(kind, "choices", None)
+    if choices:
+        return "|".join(str(getattr(choice, "value", choice)) for choice in choices)
+    annotation = descriptor.annotation if descriptor is not None else None
+    if annotation in (int, float) or getattr(kind, "name", "") in ("integer", "float"):
+        return "N"
+    return "TEXT"
+
+
+# --------------------------------------------------------------------------- -C after a command
+_PROJECT_OPTIONS = ("-C", "--project")
+
+
+def hoist_project(root: Any, argv: list[str]) -> list[str]:
+    """`-C/--project DIR` written after the command (`catdoc list objects -C DIR`) moved before
+    it, where the global option reads it. Option values are told apart with the command's own
+    options, so a value that happens to be `-C` stays. Commands with a `--project` of their own
+    (`tui`, `mcp`) keep theirs."""
+    index = 0
+    while index < len(argv) and argv[index] not in root.commands:
+        if argv[index] == "--":
+            return argv
+        index += 2 if argv[index] in _value_options(root) else 1
+    first, command = index, root
+    while index < len(argv) and argv[index] in getattr(command, "commands", {}):
+        command = command.commands[argv[index]]
+        index += 1
+    if first == len(argv) or any("--project" in getattr(p, "opts", ()) for p in command.params):
+        return argv
+    values = _value_options(command)
+    tail, moved, rest = argv[index:], [], []
+    position = 0
+    while position < len(tail):
+        token = tail[position]
+        if token == "--":
+            rest += tail[position:]
+            break
+        if token in _PROJECT_OPTIONS and position + 1 < len(tail):
+            moved += tail[position : position + 2]
+            position += 2
+            continue
+        if token.startswith("--project=") or (token.startswith("-C") and len(token) > 2):
+            moved.append(token)
+        else:
+            rest.append(token)
+            if token in values and position + 1 < len(tail):
+                rest.append(tail[position + 1])
+                position += 1
+        position += 1
+    return argv[:first] + moved + argv[first:index] + rest if moved else argv
+
+
+def _value_options(command: Any) -> set[str]:
+    """The option names of `command` that take a value (`--limit 5`), not flags."""
+    return {
+        opt
+        for param in command.params
+        if not getattr(param, "is_flag", False) and not getattr(param, "count", False)
+        for opt in getattr(param, "opts", ())
+        if opt.startswith("-")
+    }
 
 
 HELP = """Validate, trace and explore the documents of a repository as a category-theory graph.
@@ -84,6 +281,7 @@ catdoc list objects --category requirements --format json
 app = typer.Typer(
     name="catdoc",
     cls=CatDocGroup,
+    rich_markup_mode=None,
     help=HELP,
     no_args_is_help=True,
     add_completion=False,
@@ -147,7 +345,8 @@ def main_options(
             "--project",
             "-C",
             metavar="DIR",
-            help="Run as if started in DIR (the project is the nearest ancestor with .catdoc/).",
+            help="Run as if started in DIR (the project is the nearest ancestor with .catdoc/). "
+            "May also follow the command: catdoc list objects -C DIR.",
             show_default=False,
         ),
     ] = None,
@@ -179,6 +378,20 @@ def remember_format(ctx: typer.Context, _param: typer.CallbackParam, value: Any)
     """Option callback: errors are printed as JSON when the output is JSON."""
     ctx.meta[_JSON_ERRORS] = str(value) == "json"
     return value
+
+
+def bounded(low: int, high: int | None = None) -> Any:
+    """An option callback that keeps a number in `low`..`high` and, when it is not, says so
+    with the option's own name and the allowed range (`--max-depth must be between 1 and 50`)."""
+
+    def check(ctx: typer.Context, param: typer.CallbackParam, value: int | None) -> int | None:
+        if value is None or (low <= value and (high is None or value <= high)):
+            return value
+        name = max(param.opts, key=len).lstrip("-")
+        allowed = f"between {low} and {high}" if high is not None else f"{low} or more"
+        raise typer.BadParameter(f"{name} must be {allowed}, got {value}.")
+
+    return check
 
 
 ServeProjectOption = Annotated[
@@ -216,20 +429,31 @@ def as_jsonable(data: Any) -> Any:
 
 
 def print_json(data: BaseModel | Sequence[BaseModel] | dict[str, Any]) -> None:
+    """The result as JSON on stdout: exact values, no raw control character."""
     if hasattr(data, "model_dump_json"):
         text = data.model_dump_json(by_alias=True, indent=2)  # type: ignore[union-attr]
     else:
         text = json.dumps(as_jsonable(data), ensure_ascii=False, indent=2)
-    typer.echo(text)
+    typer.echo(json_visible(text))
+
+
+def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """A line (or lines) of human-readable output; control characters in it are escaped."""
+    typer.echo(visible(text, lines=True), err=err, nl=nl)
 
 
 def console() -> Console:
     """Rich console for stdout; piped output gets 120 columns (not 80) unless COLUMNS is set."""
     from rich.console import Console
 
+    class PipeConsole(Console):
+        def on_broken_pipe(self) -> None:
+            """Leave a closed pipe to the command group (quiet exit 0), not rich's exit 1."""
+            raise BrokenPipeError
+
     stream = sys.stdout
     width = None if stream.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH
-    return Console(file=stream, width=width, highlight=False, soft_wrap=False)
+    return PipeConsole(file=stream, width=width, highlight=False, soft_wrap=False)
 
 
 def print_table(
@@ -239,30 +463,42 @@ def print_table(
     title: str | None = None,
     caption: str | None = None,
 ) -> None:
-    """A rich table; cells are plain text (no markup is interpreted in user data)."""
+    """A rich table; titles, headers and cells are plain text (no markup is read from data)."""
     from rich.table import Table
-    from rich.text import Text
 
-    table = Table(title=title, caption=caption, caption_justify="left", title_justify="left")
+    table = Table(
+        title=plain(title),
+        caption=plain(caption),
+        caption_justify="left",
+        title_justify="left",
+    )
     for index, column in enumerate(columns):
-        table.add_column(column, overflow="fold", no_wrap=index == 0)
+        table.add_column(plain(column), overflow="fold", no_wrap=index == 0)
     for row in rows:
-        table.add_row(*(Text(cell_text(value)) for value in row))
+        table.add_row(*(plain(cell_text(value)) for value in row))
     console().print(table)
 
 
 def print_fields(fields: Sequence[tuple[str, Any]], *, title: str | None = None) -> None:
     """Key/value lines for one entity; empty values are left out."""
     from rich.table import Table
-    from rich.text import Text
 
-    table = Table(title=title, show_header=False, box=None, title_justify="left", pad_edge=False)
+    table = Table(
+        title=plain(title), show_header=False, box=None, title_justify="left", pad_edge=False
+    )
     table.add_column(style="bold")
     table.add_column(overflow="fold")
     for key, value in fields:
         if value not in (None, "", [], {}):
-            table.add_row(key, Text(cell_text(value)))
+            table.add_row(plain(key), plain(cell_text(value)))
     console().print(table)
+
+
+def plain(text: str | None) -> Text | None:
+    """Text for rich: control characters escaped, brackets shown as written (never markup)."""
+    from rich.text import Text
+
+    return None if text is None else Text(visible(text, lines=True))
 
 
 def cell_text(value: Any) -> str:

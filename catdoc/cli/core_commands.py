@@ -13,7 +13,9 @@ from catdoc.cli.app import (
     FormatOption,
     OutputFormat,
     app,
+    bounded,
     count,
+    echo,
     list_app,
     page_caption,
     print_fields,
@@ -24,16 +26,28 @@ from catdoc.cli.app import (
     show_app,
     state,
 )
+from catdoc.paging import MAX_LIMIT
+from catdoc.visible import json_visible
 
 if TYPE_CHECKING:
     from catdoc import results as r
+
+MAX_DEPTH = 50
+"""The longest trace the service accepts; the option says so before the service is asked."""
 
 CategoryOption = Annotated[
     str | None,
     typer.Option("--category", "-c", help="Category id, name or alias.", show_default=False),
 ]
-LimitOption = Annotated[int, typer.Option("--limit", "-n", help="At most this many (1–200).")]
-OffsetOption = Annotated[int, typer.Option("--offset", help="Skip this many (for paging).")]
+LimitOption = Annotated[
+    int,
+    typer.Option(
+        "--limit", "-n", callback=bounded(1, MAX_LIMIT), help=f"At most this many (1–{MAX_LIMIT})."
+    ),
+]
+OffsetOption = Annotated[
+    int, typer.Option("--offset", callback=bounded(0), help="Skip this many (for paging).")
+]
 IdArgument = Annotated[str, typer.Argument(metavar="ID", help="The entity's id.")]
 
 
@@ -74,10 +88,10 @@ def init(
         print_json(result)
         return
     verb = "Rewrote" if result.overwritten else "Created"
-    typer.echo(f"{verb} a CatDoc project in {result.root}:")
+    echo(f"{verb} a CatDoc project in {result.root}:")
     for rel in result.created:
-        typer.echo(f"  {rel}")
-    typer.echo("Next: edit .catdoc/category.yaml, then run `catdoc validate`.")
+        echo(f"  {rel}")
+    echo("Next: edit .catdoc/category.yaml, then run `catdoc validate`.")
 
 
 # --------------------------------------------------------------------------- validate
@@ -122,7 +136,7 @@ def validate(
     if fmt is OutputFormat.json:
         print_json(report)
     else:
-        typer.echo(render_report(report))
+        echo(render_report(report))
     if not report.is_valid or (strict and report.warnings):
         raise typer.Exit(EXIT_FAILED)
 
@@ -386,12 +400,12 @@ def show_object(
     if rows:
         print_table(["", "Type", "Other end", "Morphism"], rows, title="Relationships")
     if obj.content_error:
-        typer.echo(f"(document not readable: {obj.content_error})")
+        echo(f"(document not readable: {obj.content_error})")
     elif obj.content and max_chars:
-        typer.echo("")
-        typer.echo(obj.content.rstrip())
+        echo("")
+        echo(obj.content.rstrip())
         if obj.truncated:
-            typer.echo(
+            echo(
                 f"… ({obj.content_length - max_chars} more characters; use --max-chars to see more)"
             )
 
@@ -506,8 +520,21 @@ def trace(
     ctx: typer.Context,
     source: Annotated[str, typer.Argument(metavar="SOURCE", help="Object id to start from.")],
     target: Annotated[str, typer.Argument(metavar="TARGET", help="Object id to reach.")],
-    max_depth: Annotated[int, typer.Option(help="Longest path, in hops (1–50).")] = 8,
-    limit: Annotated[int, typer.Option("--limit", "-n", help="At most this many paths.")] = 10,
+    max_depth: Annotated[
+        int,
+        typer.Option(
+            callback=bounded(1, MAX_DEPTH), help=f"Longest path, in hops (1–{MAX_DEPTH})."
+        ),
+    ] = 8,
+    limit: Annotated[
+        int,
+        typer.Option(
+            "--limit",
+            "-n",
+            callback=bounded(1, MAX_LIMIT),
+            help=f"At most this many paths (1–{MAX_LIMIT}).",
+        ),
+    ] = 10,
     functors: Annotated[
         bool,
         typer.Option("--functors/--no-functors", help="Also cross functors (object ↦ F(object))."),
@@ -532,18 +559,16 @@ def trace(
         print_json(result)
         return
     if not result.found:
-        typer.echo(f"No path from {source} to {target} within {max_depth} hops.")
+        echo(f"No path from {source} to {target} within {max_depth} hops.")
         return
     for number, path in enumerate(result.paths, 1):
         parts = [path.nodes[0]]
         for hop in path.hops:
             arrow = f" ={hop.id}=> " if hop.kind == "functor" else f" --{hop.label}--> "
             parts.append(arrow + hop.target)
-        typer.echo(
-            f"{number}. [{path.length} hop{'s' if path.length != 1 else ''}] {''.join(parts)}"
-        )
+        echo(f"{number}. [{path.length} hop{'s' if path.length != 1 else ''}] {''.join(parts)}")
     if result.truncated:
-        typer.echo(f"More paths exist; raise --limit (now {limit}) to see them.")
+        echo(f"More paths exist; raise --limit (now {limit}) to see them.")
 
 
 class GraphFormat(enum.StrEnum):
@@ -574,4 +599,8 @@ def graph(
     catdoc graph --format dot | dot -Tsvg > graph.svg
     catdoc graph --format mermaid --category design
     """
-    typer.echo(service(ctx).export_graph(fmt.value, category=category), nl=False)
+    text = service(ctx).export_graph(fmt.value, category=category)
+    if fmt is GraphFormat.json:
+        typer.echo(json_visible(text), nl=False)
+    else:
+        echo(text, nl=False)  # labels are escaped for DOT/Mermaid already; this is the guard

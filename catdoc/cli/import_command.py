@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from catdoc.cli.app import FormatOption, OutputFormat, app, print_json, print_table, service, state
+from catdoc.cli.app import (
+    FormatOption,
+    OutputFormat,
+    app,
+    echo,
+    print_json,
+    print_table,
+    service,
+    state,
+)
 
 if TYPE_CHECKING:
     from catdoc import results as r
@@ -146,18 +155,16 @@ def _print_result(result: r.ImportResult) -> None:
             title="References",
             caption=f"… and {more} more (use --format json)." if more > 0 else None,
         )
-    typer.echo(
+    echo(
         f"Created {result.created}, updated {result.updated}, unchanged {result.unchanged}, "
         f"skipped {result.skipped}."
     )
     if result.references:
         statuses = Counter(ref["status"] for ref in result.references)
-        typer.echo(
-            "References: " + ", ".join(f"{n} {status}" for status, n in sorted(statuses.items()))
-        )
+        echo("References: " + ", ".join(f"{n} {status}" for status, n in sorted(statuses.items())))
     if result.morphisms_created:
-        typer.echo(f"Morphisms created: {', '.join(result.morphisms_created)}")
+        echo(f"Morphisms created: {', '.join(result.morphisms_created)}")
     if result.written:
-        typer.echo(f"Wrote {', '.join(result.written)}.")
+        echo(f"Wrote {', '.join(result.written)}.")
     else:
-        typer.echo("Nothing to write: the model is up to date.")
+        echo("Nothing to write: the model is up to date.")

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from catdoc.cli.app import FormatOption, OutputFormat, app, print_json, service
+from catdoc.cli.app import FormatOption, OutputFormat, app, bounded, echo, print_json, service
+from catdoc.paging import MAX_LIMIT
 
 if TYPE_CHECKING:
     from catdoc import results as r
@@ -73,10 +74,16 @@ def search(
     limit: Annotated[
         int | None,
         typer.Option(
-            "--limit", "-n", help="At most this many (1–200). Default: search.limit (10)."
+            "--limit",
+            "-n",
+            callback=bounded(1, MAX_LIMIT),
+            help=f"At most this many (1–{MAX_LIMIT}). Default: search.limit in config.yaml (10).",
+            show_default=False,
         ),
     ] = None,
-    offset: Annotated[int, typer.Option("--offset", help="Skip this many (for paging).")] = 0,
+    offset: Annotated[
+        int, typer.Option("--offset", callback=bounded(0), help="Skip this many (for paging).")
+    ] = 0,
     debug: Annotated[
         bool, typer.Option("--debug", help="Show each ranking signal's contribution.")
     ] = False,
@@ -122,7 +129,7 @@ def search(
     if fmt is OutputFormat.json:
         print_json(response)
         return
-    typer.echo(render(response))
+    echo(render(response))
 
 
 def render(response: r.SearchResponse) -> str:
