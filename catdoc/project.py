@@ -20,11 +20,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import yaml_rs
 from pydantic import ValidationError
 
-from catdoc import journal
-from catdoc.errors import LOAD_ERROR, PATH_OUTSIDE_PROJECT, PROJECT_NOT_FOUND, CatDocError
+from catdoc import journal, yaml_lines, yaml_source
+from catdoc.errors import (
+    LOAD_ERROR,
+    PATH_OUTSIDE_PROJECT,
+    PROJECT_NOT_FOUND,
+    VALIDATION_ERROR,
+    CatDocError,
+)
 from catdoc.lock import held_here, project_lock
 from catdoc.model import (
     Category,
@@ -35,6 +40,7 @@ from catdoc.model import (
     ModelFile,
     Morphism,
     NaturalTransformation,
+    setting_range,
 )
 
 CATDOC_DIR = ".catdoc"
@@ -48,7 +54,10 @@ _ID_LINE = re.compile(
     r"|\{[ \t]*id:[ \t]*(\"[^\"]*\"|'[^']*'|[^\s,}#]+).*)$"
 )
 """An `id:` line: block style (`- id: x`) or a flow mapping that starts with it (`- {id: x, …}`)."""
-_YAML_ERROR_POS = re.compile(r"line (\d+), column (\d+)")
+NAME_MAX = 255
+"""Longest file or directory name, in bytes, on common file systems; longer ones cannot exist."""
+PATH_MAX = 4096
+"""Longest whole path, in bytes, the system accepts."""
 
 
 def find_root(start: Path | str | None = None) -> Path:
@@ -65,10 +74,24 @@ def find_root(start: Path | str | None = None) -> Path:
 
 
 def resolve_inside(root: Path, user_path: str | Path) -> Path:
-    """Resolve a user-given path against the root; refuse anything that lands outside it."""
+    """Resolve a user-given path against the root; refuse anything that lands outside it, and
+    any path no file can have (a NUL byte, a name over `NAME_MAX` bytes, an unreadable link)."""
     base = root.resolve()
-    raw = Path(user_path)
-    target = (raw if raw.is_absolute() else base / raw).resolve()
+    raw = Path(_usable(user_path))
+    try:
+        target = (raw if raw.is_absolute() else base / raw).resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python < 3.13)
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"Path {str(user_path)!r} cannot be resolved: {getattr(exc, 'strerror', None) or exc}.",
+            "Fix the path, or the symlink it goes through.",
+        ) from None
+    if len(os.fsencode(target)) >= PATH_MAX:
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"Path {str(user_path)[:80]!r}… is longer than the system allows ({PATH_MAX} bytes).",
+            "Use a shorter path.",
+        )
     if not target.is_relative_to(base):
         raise CatDocError(
             PATH_OUTSIDE_PROJECT,
@@ -79,13 +102,63 @@ def resolve_inside(root: Path, user_path: str | Path) -> Path:
     return target
 
 
+def _usable(user_path: str | Path) -> str:
+    """`user_path` as text, when some file could have that name."""
+    text = os.fspath(user_path)
+    problem = ""
+    if "\0" in text:
+        problem = "contains a NUL byte"
+    else:
+        try:
+            names = os.fsencode(text).split(b"/")
+        except UnicodeError:
+            names, problem = [], "contains characters no file name can hold"
+        if any(len(name) > NAME_MAX for name in names):
+            problem = f"has a name longer than {NAME_MAX} bytes"
+    if problem:
+        shown = text[:80] + ("…" if len(text) > 80 else "")
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"Path {shown!r} {problem}; no file has such a name.",
+            "Give the path of an existing file, relative to the project root.",
+        )
+    return text
+
+
+def inside_catdoc(root: Path, path: Path) -> Path:
+    """`path` under `.catdoc/`, checked not to lead outside the project through a symlink."""
+    base = root.resolve()
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError) as exc:
+        raise CatDocError(
+            LOAD_ERROR,
+            f"{path}: cannot be resolved ({getattr(exc, 'strerror', None) or exc}).",
+            "Fix or remove the symlink.",
+        ) from None
+    if not target.is_relative_to(base):
+        rel = path.relative_to(base).as_posix() if path.is_relative_to(base) else str(path)
+        raise CatDocError(
+            PATH_OUTSIDE_PROJECT,
+            f"{rel} leads outside the project (to {target}); CatDoc neither reads nor writes it.",
+            f"Nothing under {CATDOC_DIR}/ may point outside the project: replace the symlink by "
+            "a copy of what it points to, or move that into the project.",
+        )
+    return target
+
+
 def model_files(root: Path) -> list[Path]:
-    """`category.yaml` first, then `categories/*.yaml` in name order."""
+    """`category.yaml` first, then `categories/*.yaml` in name order; none may lead outside."""
     catdoc = root / CATDOC_DIR
-    files = [catdoc / MODEL_FILE] if (catdoc / MODEL_FILE).is_file() else []
+    inside_catdoc(root, catdoc)
+    model = catdoc / MODEL_FILE
+    files = [model] if model.is_file() else []
     extra = catdoc / EXTRA_DIR
     if extra.is_dir():
+        inside_catdoc(root, extra)
         files += sorted(p for p in extra.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file())
+    for path in files:
+        inside_catdoc(root, path)
     return files
 
 
@@ -269,30 +342,13 @@ class _Indexes:
 
 
 def _parse_yaml(path: Path, rel: str) -> tuple[Any, str]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        reason = f"{rel}: not UTF-8 text ({exc.reason})."
-        raise CatDocError(LOAD_ERROR, reason, "Save the file as UTF-8.") from None
-    except OSError as exc:
-        reason = f"{rel}: cannot read ({exc.strerror})."
-        raise CatDocError(LOAD_ERROR, reason, "Check the file's permissions.") from None
-    try:
-        return (yaml_rs.loads(text) if text.strip() else None), text
-    except yaml_rs.YAMLDecodeError as exc:
-        detail = str(exc)
-        pos = _YAML_ERROR_POS.search(detail)
-        where = f"{rel}:{pos.group(1)}:{pos.group(2)}" if pos else rel
-        reason = detail.strip().splitlines()[-1].strip() if detail.strip() else "syntax error"
-        raise CatDocError(
-            LOAD_ERROR,
-            f"{where}: YAML syntax error: {reason}",
-            "Fix the YAML at that position (check indentation, brackets and quotes).",
-        ) from None
+    """The file's data and text; see `catdoc.yaml_source` for the bounds it enforces."""
+    text = yaml_source.read_text(path, rel)
+    return yaml_source.parse(text, rel), text
 
 
-def _describe_loc(data: Any, loc: tuple[Any, ...]) -> tuple[str, str, str | None]:
-    """Turn a pydantic error location into (entity, field, entity id) using the raw data."""
+def _describe_loc(data: Any, loc: tuple[Any, ...]) -> tuple[str, str]:
+    """Turn a pydantic error location into (entity, field) using the raw data."""
     kinds = {
         "categories": "category",
         "objects": "object",
@@ -313,19 +369,19 @@ def _describe_loc(data: Any, loc: tuple[Any, ...]) -> tuple[str, str, str | None
             except (KeyError, IndexError, TypeError):
                 break
             ident = node.get("id") if isinstance(node, dict) else None
-            where = f"#{loc[i + 1] + 1}" if ident is None else repr(str(ident))
+            where = f"#{loc[i + 1] + 1}" if ident is None else repr(yaml_source.shown(ident))
             entity = f"{kinds[key]} {where}"
             rest = []
             i += 2
             continue
-        rest.append(str(key))
+        rest.append(yaml_source.shown(key))
         if isinstance(node, dict | list):
             try:
                 node = node[key]
             except (KeyError, IndexError, TypeError):
                 node = None
         i += 1
-    return entity, ".".join(rest) or "(whole entry)", None if ident is None else str(ident)
+    return entity, ".".join(rest) or "(whole entry)"
 
 
 def _validate_file(data: Any, text: str, rel: str) -> ModelFile:
@@ -334,19 +390,20 @@ def _validate_file(data: Any, text: str, rel: str) -> ModelFile:
     if not isinstance(data, dict):
         raise CatDocError(
             LOAD_ERROR,
-            f"{rel}: the top level must be a mapping with 'categories', 'functors' and "
-            f"'naturalTransformations', not a {type(data).__name__}.",
+            f"{rel}:1: the top level must be a mapping with 'categories', 'functors' and "
+            f"'naturalTransformations', not a {type(data).__name__}"
+            + (" (the file holds several YAML documents)." if "\n---" in text else "."),
             "Start the file with `categories:` (see `catdoc init` for an example).",
         )
     try:
-        return ModelFile.model_validate(data)
+        model = ModelFile.model_validate(data)
     except ValidationError as exc:
         problems = []
-        lines = id_lines(text)
-        for err in exc.errors()[:20]:
-            entity, fld, ident = _describe_loc(data, tuple(err["loc"]))
-            where = f"{rel}:{lines[ident][0]}" if ident in lines else rel
-            problems.append(f"  {where}: {entity}, field '{fld}': {err['msg']}")
+        errors = exc.errors()[:20]
+        lines = yaml_lines.lines_of(text, [err["loc"] for err in errors])
+        for err, line in zip(errors, lines, strict=True):
+            entity, fld = _describe_loc(data, tuple(err["loc"]))
+            problems.append(f"  {rel}:{line}: {entity}, field '{fld}': {err['msg']}")
         more = exc.error_count() - len(problems)
         tail = f"\n  … and {more} more" if more > 0 else ""
         raise CatDocError(
@@ -354,6 +411,35 @@ def _validate_file(data: Any, text: str, rel: str) -> ModelFile:
             f"{rel}: {exc.error_count()} schema problem(s):\n" + "\n".join(problems) + tail,
             "Fix each field to the type shown (see the file-format reference in the README).",
         ) from None
+    except ValueError:  # an integer too long to become an id's text
+        raise yaml_source.value_error(text, rel, "integer") from None
+    problem = _free_form_problem(model)
+    if problem:
+        raise yaml_source.value_error(text, rel, problem)
+    return model
+
+
+def _free_form_problem(model: ModelFile) -> str | None:
+    """Metadata and unknown keys hold any YAML: check their nesting and integers are bounded.
+
+    The second number is how deep the entity's own mapping stands in the file.
+    """
+    check = yaml_source.check_values
+    entries: list[tuple[Entity, int]] = [(model, 0)]
+    for cat in model.categories:
+        entries.append((cat, 2))
+        entries += [(obj, 4) for obj in cat.objects]
+        entries += [(mor, 4) for mor in cat.morphisms]
+    entries += [(fun, 2) for fun in model.functors]
+    entries += [(nat, 2) for nat in model.natural_transformations]
+    for entity, level in entries:
+        extra = entity.__pydantic_extra__
+        if extra and (problem := check(extra, level)):
+            return problem
+        meta = getattr(entity, "metadata", None)
+        if meta and (problem := check(meta, level + 1)):
+            return problem
+    return None
 
 
 def load_config(root: Path) -> Config:
@@ -361,19 +447,35 @@ def load_config(root: Path) -> Config:
     rel = f"{CATDOC_DIR}/{CONFIG_FILE}"
     if not path.is_file():
         return Config()
-    data, _ = _parse_yaml(path, rel)
+    inside_catdoc(root, path)
+    data, text = _parse_yaml(path, rel)
     if data is None:
         return Config()
     if not isinstance(data, dict):
-        raise CatDocError(LOAD_ERROR, f"{rel}: must be a mapping of settings.", "See the README.")
+        raise CatDocError(
+            LOAD_ERROR, f"{rel}:1: must be a mapping of settings.", "See the README's settings."
+        )
     try:
         config = Config.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        fld = ".".join(str(p) for p in err["loc"])
+        loc = tuple(err["loc"])
+        line = yaml_lines.lines_of(text, [loc])[0]
+        fld = ".".join(yaml_source.shown(p) for p in loc)
+        allowed = setting_range(loc)
         raise CatDocError(
-            LOAD_ERROR, f"{rel}: setting '{fld}': {err['msg']}", "Fix the setting's value."
+            LOAD_ERROR,
+            f"{rel}:{line}: setting '{fld}' in {CONFIG_FILE}: {err['msg']}"
+            + (f" (allowed: {allowed})." if allowed else "."),
+            f"Fix the value in {rel}" + (f" to one in {allowed}." if allowed else "."),
         ) from None
+    except ValueError:  # an integer too long to become a setting's text
+        raise yaml_source.value_error(text, rel, "integer") from None
+    subs = [config, config.dashboard, config.import_, config.search, config.validation]
+    for level, sub in enumerate(subs):
+        extra = sub.__pydantic_extra__
+        if extra and (problem := yaml_source.check_values(extra, min(level, 1))):
+            raise yaml_source.value_error(text, rel, problem)
     config.mark_origin(rel)
     return config
 
@@ -484,8 +586,18 @@ def gc_paused() -> Iterator[None]:
 
 
 def cache_dir(root: Path) -> Path:
+    """`.catdoc/cache/`, created when missing; refused when it leads outside the project."""
     path = root / CATDOC_DIR / CACHE_DIR
-    path.mkdir(parents=True, exist_ok=True)
+    inside_catdoc(root, path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CatDocError(
+            LOAD_ERROR,
+            f"{CATDOC_DIR}/{CACHE_DIR}: cannot be created ({exc.strerror}).",
+            "Check the permissions of .catdoc/, or remove what is in the way.",
+        ) from None
+    inside_catdoc(root, path)
     return path
 
 
@@ -496,6 +608,7 @@ __all__ = [
     "find_root",
     "gc_paused",
     "id_lines",
+    "inside_catdoc",
     "load_config",
     "load_project",
     "model_files",

@@ -111,7 +111,7 @@ def test_schema_error_names_entity_field_and_expectation(tmp_path: Path) -> None
     with pytest.raises(CatDocError) as info:
         load_project(tmp_path)
     message = info.value.message
-    assert ".catdoc/category.yaml:9: object 'b', field 'tags'" in message
+    assert ".catdoc/category.yaml:11: object 'b', field 'tags'" in message  # the field's line
     assert "valid list" in message
 
 

@@ -22,6 +22,7 @@ class _CategoryChecks(_ProjectChecks):
     def __init__(self, project: Project) -> None:
         super().__init__(project)
         self._alias_claims: dict[str, list[tuple[str, str]]] | None = None
+        self._parent_cycles: dict[str, list[str]] | None = None
 
     def check_category(self, cat: Category) -> None:
         ctx = {"category": cat.id}
@@ -124,16 +125,13 @@ class _CategoryChecks(_ProjectChecks):
                 category=cat.id,
             )
             return
-        chain = [cat.id]
-        here = cats[cat.parent]
-        while here.id not in chain:
-            chain.append(here.id)
-            if here.parent is None or here.parent not in cats:
-                return
-            here = cats[here.parent]
-        on_cycle = here.id == cat.id
-        if not on_cycle or (self.scoped is None and min(chain) != cat.id):
+        cycle_ids = self.parent_cycles.get(cat.id)
+        if cycle_ids is None or cats[cat.id] is not cat:
+            return
+        if self.scoped is None and min(cycle_ids) != cat.id:
             return  # report each cycle once, on its smallest id
+        start = cycle_ids.index(cat.id)
+        chain = cycle_ids[start:] + cycle_ids[:start]
         cycle = " → ".join([*chain, cat.id])
         self.add(
             Code.CAT_PARENT_CYCLE,
@@ -238,6 +236,28 @@ class _CategoryChecks(_ProjectChecks):
                 cat,
                 category=cat.id,
             )
+
+    @property
+    def parent_cycles(self) -> dict[str, list[str]]:
+        """Each category on a `parent` cycle → that cycle, child first (found once, linearly:
+        each category's parent chain is followed only until it meets a walked category)."""
+        if self._parent_cycles is None:
+            cats = self.project.category_by_id
+            cycles: dict[str, list[str]] = {}
+            done: set[str] = set()
+            for start in cats:
+                walk: dict[str, int] = {}
+                here: str | None = start
+                while here is not None and here in cats and here not in done:
+                    if here in walk:
+                        cycle = list(walk)[walk[here] :]
+                        cycles.update(dict.fromkeys(cycle, cycle))
+                        break
+                    walk[here] = len(walk)
+                    here = cats[here].parent
+                done.update(walk)
+            self._parent_cycles = cycles
+        return self._parent_cycles
 
     @property
     def alias_claims(self) -> dict[str, list[tuple[str, str]]]:

@@ -8,7 +8,7 @@ import stat
 from pydantic import BaseModel
 from pydantic.alias_generators import to_camel
 
-from catdoc.errors import CatDocError
+from catdoc.errors import PATH_OUTSIDE_PROJECT, CatDocError
 from catdoc.model import DocObject, Entity
 from catdoc.project import Project, resolve_inside
 from catdoc.validate.checker import _Checker
@@ -93,7 +93,17 @@ class _ProjectChecks(_Checker):
             return
         try:
             exists = self.file_exists(obj.path)
-        except CatDocError:
+        except CatDocError as error:
+            if error.code != PATH_OUTSIDE_PROJECT:
+                self.add(
+                    Code.OBJ_FILE_MISSING,
+                    f"Object {obj.id!r} has a path that cannot name a file: {error.message} "
+                    "Correct the path (relative to the project root), or remove `path`.",
+                    [obj.id],
+                    obj,
+                    category=cat,
+                )
+                return
             self.add(
                 Code.OBJ_PATH_OUTSIDE_PROJECT,
                 f"Object {obj.id!r} has path {obj.path!r}, which resolves outside the project "
@@ -119,18 +129,29 @@ class _ProjectChecks(_Checker):
 
         Directories are resolved once each and the last component with one `lstat`, so checking
         ten thousand documents costs ten thousand system calls, not a full `realpath` each.
+        A path no file can have (NUL byte, over-long name) raises too, as `resolve_inside` does.
         """
+        root = self.project.root
         head, tail = os.path.split(raw)
-        if tail in {"", ".", ".."}:
-            return resolve_inside(self.project.root, raw).is_file()
+        if tail in {"", ".", ".."} or "\0" in raw:
+            return _is_file(resolve_inside(root, raw))
         parent = self._dirs.get(head)
         if parent is None:
-            parent = self._dirs[head] = str(resolve_inside(self.project.root, head or "."))
+            parent = self._dirs[head] = str(resolve_inside(root, head or "."))
         full = os.path.join(parent, tail)
         try:
             mode = os.lstat(full).st_mode
-        except OSError:
+        except (OSError, ValueError):
+            resolve_inside(root, raw)  # explains a name no file can have
             return False
         if stat.S_ISLNK(mode):
-            return resolve_inside(self.project.root, full).is_file()
+            return _is_file(resolve_inside(root, full))
         return stat.S_ISREG(mode)
+
+
+def _is_file(path: os.PathLike[str]) -> bool:
+    """`Path.is_file`, with errors it does not swallow (such as EACCES) read as "no file"."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
