@@ -14,7 +14,6 @@ import pytest
 from typer.testing import CliRunner
 
 from catdoc.cli import app
-from catdoc.edit import edit_model
 from catdoc.lock import project_lock
 from catdoc.service import CatDoc
 
@@ -412,12 +411,12 @@ def test_expect_version(project: Path) -> None:
     assert data["outcome"] == "removed"
 
 
-def test_busy_when_another_writer_holds_the_lock(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(edit_model.__kwdefaults__, "lock_timeout", 0.2)
+def test_busy_when_another_writer_holds_the_lock(project: Path) -> None:
+    config = project / ".catdoc/config.yaml"
+    config.write_text(config.read_text() + "edit:\n  lockTimeout: 0.2\n")
     with project_lock(project):
-        refused(project, "mv", "req-cart", "req-basket", code=1, error="BUSY")
+        body = refused(project, "mv", "req-cart", "req-basket", code=1, error="BUSY")
+    assert "nothing was changed" in body["message"]
 
 
 # --------------------------------------------------------------------------- text output

@@ -121,23 +121,21 @@ def _print_text(result: EditResult) -> None:
 
 
 # --------------------------------------------------------------------------- parsing
-def _fields(
-    values: dict[str, Any], unset: list[str] | None, allowed: tuple[str, ...]
-) -> dict[str, Any]:
+def _fields(values: dict[str, Any], unset: list[str] | None) -> dict[str, Any]:
     """The given options as fields, plus `--unset FIELD` as None (`metadata.KEY` inside
-    metadata). Options not given are left out, so they stay as they are."""
+    metadata). Options not given are left out, so they stay as they are; the service refuses
+    a field name it does not know."""
     fields = {key: value for key, value in values.items() if value is not None}
     for name in unset or ():
-        key, _, meta_key = name.partition(".")
-        if key not in allowed or (meta_key and key != "metadata"):
+        key, dot, meta_key = name.partition(".")
+        if dot and (key != "metadata" or not meta_key):
             raise typer.BadParameter(
-                f"{name!r} is not a field; use one of {', '.join(allowed)} (or metadata.KEY).",
-                param_hint="--unset",
+                f"{name!r}: only metadata has keys (metadata.KEY).", param_hint="--unset"
             )
-        if key in fields and not meta_key:
-            raise typer.BadParameter(f"{key} is both given and unset.", param_hint="--unset")
         if meta_key:
             fields.setdefault("metadata", {})[meta_key] = None
+        elif key in fields:
+            raise typer.BadParameter(f"{key} is both given and unset.", param_hint="--unset")
         else:
             fields[key] = None
     return fields
@@ -255,8 +253,6 @@ def add_object(
     catdoc add object reqs req-refund --content-file notes/refund.md --meta priority=high
     catdoc add object requirements req-refund --unset summary --format json
     """
-    from catdoc.edit.operations import OBJECT_FIELDS
-
     if content is not None and content_file is not None:
         raise typer.BadParameter("give --content or --content-file, not both.")
     if content_file is not None:
@@ -278,7 +274,7 @@ def add_object(
         "url": url,
         "metadata": _metadata(meta) or None,
     }
-    fields = _fields(values, unset, OBJECT_FIELDS)
+    fields = _fields(values, unset)
     svc = service(ctx)
     result = svc.upsert_object(
         svc.category(category).id,
@@ -365,8 +361,6 @@ def add_category(
     catdoc add category audits --file .catdoc/categories/audits.yaml
     catdoc add category requirements --alias reqs --alias REQ --unset description
     """
-    from catdoc.edit.operations import CATEGORY_FIELDS
-
     values: dict[str, Any] = {
         "name": name,
         "description": description,
@@ -377,7 +371,7 @@ def add_category(
     }
     result = service(ctx).upsert_category(
         category_id,
-        _fields(values, unset, CATEGORY_FIELDS),
+        _fields(values, unset),
         file=file,
         expected_version=expect_version,
     )
