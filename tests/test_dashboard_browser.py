@@ -1,0 +1,200 @@
+"""The dashboard in a real headless browser (Debian's chromium driven by Playwright): pages draw
+the example's data, links and graph nodes navigate, file changes and tool calls show up live,
+and injected markup never runs. One browser and one server for the whole module."""
+
+from __future__ import annotations
+
+import http.client
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from dashboard_project import HOSTILE_TITLE, make_dashboard_project
+
+from catdoc.mcp_server import build_server
+from catdoc.service import CatDoc
+from catdoc.web.activity import ActivityLog
+from catdoc.web.server import Dashboard, open_dashboard
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 15_000
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is needed")
+if CHROMIUM is None:
+    pytest.skip(
+        "no chromium found: install it (apt-get install chromium) to run the browser tests",
+        allow_module_level=True,
+    )
+expect = sync_api.expect
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_dashboard_project(tmp_path_factory.mktemp("browser") / "proj")
+
+
+@pytest.fixture(scope="module")
+def board(root: Path) -> Iterator[Dashboard]:
+    board = open_dashboard(CatDoc(root), 0, ActivityLog())
+    thread = board.start_in_background()
+    yield board
+    board.stop()
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Any, board: Dashboard) -> Iterator[Any]:
+    """A fresh page; a script error on it fails the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors
+
+
+def open_page(page: Any, board: Dashboard, path: str) -> None:
+    page.goto(board.url.rstrip("/") + path)
+
+
+def graph_nodes(page: Any) -> int:
+    """Wait until the page's graph is drawn, then count its nodes (`window.cy`)."""
+    page.wait_for_selector("body[data-graph-ready]", state="attached")
+    return int(page.evaluate("window.cy.nodes().length"))
+
+
+def click_node(page: Any, node_id: str) -> None:
+    """Click a graph node with the mouse, where Cytoscape drew it."""
+    x, y = page.evaluate(
+        "(id) => { const p = window.cy.getElementById(id).renderedPosition();"
+        " const box = document.getElementById('graph').getBoundingClientRect();"
+        " return [box.left + p.x, box.top + p.y]; }",
+        node_id,
+    )
+    page.mouse.click(x, y)
+
+
+def test_overview_draws_categories_and_links_navigate(page: Any, board: Dashboard) -> None:
+    open_page(page, board, "/")
+    assert graph_nodes(page) == 6  # five example layers and the hostile one
+    expect(page.locator(".card.valid")).to_contain_text("valid")
+    expect(page.locator("main")).to_contain_text("Requirements → Specifications")
+    page.get_by_role("link", name="Requirements", exact=True).click()
+    expect(page).to_have_url(board.url + "categories/requirements")
+    assert graph_nodes(page) == 4
+    expect(page.locator("#objects")).to_contain_text("Card payments")
+
+
+def test_object_page_renders_document_and_graph_nodes_navigate(page: Any, board: Dashboard) -> None:
+    open_page(page, board, "/objects/req-checkout")
+    expect(page.locator("h1").first).to_have_text("Checkout")
+    expect(page.locator("article.document h1")).to_be_visible()
+    assert graph_nodes(page) == 5  # itself, three neighbours, its image under `specify`
+    click_node(page, "req-cart")
+    expect(page).to_have_url(board.url + "objects/req-cart")
+    page.get_by_role("link", name="Checkout", exact=True).first.click()
+    expect(page).to_have_url(board.url + "objects/req-checkout")
+
+
+def test_functor_mapping_filters_and_validation(page: Any, board: Dashboard) -> None:
+    open_page(page, board, "/functors/specify")
+    expect(page.locator("#mapping-o tbody tr")).to_have_count(4)
+    page.locator("select[name=status]").select_option("missing")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.locator("#mapping-o")).to_contain_text("No entries match the filter")
+    open_page(page, board, "/validation")
+    expect(page.locator(".verdict")).to_contain_text("Valid")
+
+
+def test_search_and_trace(page: Any, board: Dashboard) -> None:
+    open_page(page, board, "/search")
+    page.locator("input[name=q]").fill("card payment")
+    page.get_by_role("button", name="Search").click()
+    expect(page.locator(".hit").first).to_contain_text("Card payments")
+    expect(page.locator(".snippet mark").first).to_be_visible()
+    open_page(page, board, "/trace?source=req-checkout&target=test-checkout-e2e")
+    expect(page.locator(".paths li").first).to_be_visible()
+    assert graph_nodes(page) >= 5
+
+
+def test_open_page_updates_when_a_file_changes(page: Any, board: Dashboard, root: Path) -> None:
+    model = root / ".catdoc" / "category.yaml"
+    original = model.read_text(encoding="utf-8")
+    open_page(page, board, "/objects/req-cart")
+    expect(page.locator("#live")).to_have_class("live on")
+    expect(page.locator("h1").first).to_have_text("Shopping cart")
+    try:
+        model.write_text(original.replace("Shopping cart", "Shopping basket"), encoding="utf-8")
+        expect(page.locator("h1").first).to_have_text("Shopping basket")
+    finally:
+        model.write_text(original, encoding="utf-8")
+    expect(page.locator("h1").first).to_have_text("Shopping cart")
+
+
+def test_tool_calls_appear_in_the_activity_panel(page: Any, board: Dashboard) -> None:
+    open_page(page, board, "/")
+    expect(page.locator("#live")).to_have_class("live on")
+    server = build_server(board.svc)
+    server.activity = board.activity
+
+    async def call() -> None:
+        await server.call_tool("catdoc_show_object", {"objectId": "req-payment"})
+
+    caller = threading.Thread(target=anyio.run, args=(call,))  # Playwright owns this thread's loop
+    caller.start()
+    caller.join(timeout=30)
+    first = page.locator("#activity-list li").first
+    expect(first).to_contain_text("catdoc_show_object")
+    expect(first).to_contain_text("req-payment")
+
+
+def test_injected_markup_does_not_run(page: Any, board: Dashboard) -> None:
+    page.on("dialog", lambda dialog: pytest.fail(f"a dialog opened: {dialog.message}"))
+    for path in ("/objects/evil-doc", "/categories/hostile", "/", "/search?q=evil"):
+        open_page(page, board, path)
+        page.wait_for_load_state("load")
+        assert page.evaluate("window.__xss") is None
+    open_page(page, board, "/objects/evil-doc")
+    expect(page.locator("h1").first).to_have_text(HOSTILE_TITLE)
+    expect(page.locator("article.document")).to_contain_text("<script>window.__xss=2</script>")
+    assert page.locator("article.document a[href^='javascript']").count() == 0
+
+
+def test_foreign_host_is_refused(board: Dashboard) -> None:
+    def status(host: str) -> int:
+        connection = http.client.HTTPConnection("127.0.0.1", board.port, timeout=10)
+        connection.request("GET", "/", headers={"Host": host})
+        code = connection.getresponse().status
+        connection.close()
+        return code
+
+    assert status(f"127.0.0.1:{board.port}") == 200
+    assert status(f"localhost:{board.port}") == 200
+    assert status("attacker.example") == 403
+    assert status(f"attacker.example:{board.port}") == 403
