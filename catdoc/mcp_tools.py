@@ -6,15 +6,15 @@ every argument's description, default and bounds; the output schema is the resul
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
 
 from catdoc import results as r
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
-from catdoc.paging import MAX_LIMIT
+from catdoc.paging import MAX_LIMIT, MAX_OFFSET
 from catdoc.project import resolve_inside
-from catdoc.service import DEFAULT_CONTENT_CHARS, CatDoc
+from catdoc.service import DEFAULT_CONTENT_CHARS, DEFAULT_CONTEXT_NODES, MAX_CONTEXT_DEPTH, CatDoc
 from catdoc.validate import Report
 
 if TYPE_CHECKING:
@@ -23,10 +23,48 @@ if TYPE_CHECKING:
 MAX_CONTENT_CHARS = 200_000
 MAX_GRAPH_NODES = 5_000
 
+Version = Annotated[
+    str,
+    Field(
+        description="The model's version when this was read: pass it as expectedVersion to an "
+        "edit tool, which then refuses (CONFLICT) if the model changed in between."
+    ),
+]
+
 
 class CategoryList(r.Result):
     categories: list[r.CategoryDetail | r.CategorySummary]
     total: int
+    version: Version
+
+
+class CategoryView(r.CategoryDetail):
+    version: Version
+
+
+class ObjectView(r.ObjectDetail):
+    version: Version
+
+
+class FunctorView(r.FunctorDetail):
+    version: Version
+
+
+class NaturalTransformationView(r.NaturalTransformationDetail):
+    version: Version
+
+
+class ValidationReport(Report):
+    version: Version
+
+
+V = TypeVar("V", bound=r.Result)
+
+
+def versioned(view: type[V], version: str, result: r.Result) -> V:
+    """`result` with the version it was read at (fields shared, not copied or re-validated)."""
+    fields: dict[str, Any] = {name: getattr(result, name) for name in type(result).model_fields}
+    return view.model_construct(**fields, version=version)
 
 
 class FunctorList(r.Result):
@@ -61,7 +99,14 @@ OptionalCategory = Annotated[
 ]
 ObjectId = Annotated[str, Field(min_length=1, description="Object (document) id, e.g. 'req-auth'.")]
 Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT, description=f"Page size, 1–{MAX_LIMIT}.")]
-Offset = Annotated[int, Field(ge=0, description="Items to skip (paging); 0 for the first page.")]
+Offset = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=MAX_OFFSET,
+        description=f"Items to skip (paging), 0–{MAX_OFFSET}; 0 for the first page.",
+    ),
+]
 MemberLimit = Annotated[
     int,
     Field(
@@ -131,13 +176,14 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         ] = False,
         memberLimit: MemberLimit = 100,
     ) -> CategoryList:
+        version = svc.version()
         if includeMembers:
             items: list[r.CategoryDetail | r.CategorySummary] = [
                 svc.show_category(c.id, limit=memberLimit) for c in svc.list_categories()
             ]
         else:
             items = list(svc.list_categories())
-        return CategoryList(categories=items, total=len(items))
+        return CategoryList(categories=items, total=len(items), version=version)
 
     @tool(
         name="catdoc_show_category",
@@ -151,8 +197,10 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
     )
     def catdoc_show_category(
         categoryId: CategoryRef, memberLimit: MemberLimit = 100, memberOffset: MemberOffset = 0
-    ) -> r.CategoryDetail:
-        return svc.show_category(categoryId, limit=memberLimit, offset=memberOffset)
+    ) -> CategoryView:
+        version = svc.version()
+        detail = svc.show_category(categoryId, limit=memberLimit, offset=memberOffset)
+        return versioned(CategoryView, version, detail)
 
     # ------------------------------------------------------------------ objects
     @tool(
@@ -196,20 +244,24 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
                 description="Cut the document text after this many characters.",
             ),
         ] = DEFAULT_CONTENT_CHARS,
-    ) -> r.ObjectDetail:
-        return svc.show_object(objectId, max_chars=maxChars)
+    ) -> ObjectView:
+        version = svc.version()
+        return versioned(ObjectView, version, svc.show_object(objectId, max_chars=maxChars))
 
     @tool(
         name="catdoc_import_document",
         title="Import a document",
         description="Import one Markdown file of the project as an object. Its front matter "
         "(id, title, domain, author, tags; the rest becomes metadata) fills the object; "
-        "`@object-id` references in the text are reported and, where both objects are in one "
-        "category, become morphisms (listed in morphismsCreated). Writes `.catdoc/` YAML "
-        "atomically, keeping comments and key order. Re-importing an unchanged file changes "
-        "nothing; an existing object is only updated with force. Use it when the user adds "
-        "or changes a document. Do NOT use it to read a document (catdoc_show_object) or for "
-        "files outside the project (refused with PATH_OUTSIDE_PROJECT).",
+        "`@object-id` references in the text are reported, and with link (default: the "
+        "project's import.link setting) those to a document of the same category become "
+        "'references' morphisms (listed in morphismsCreated). Writes `.catdoc/` YAML all or "
+        "nothing, keeping comments and key order. Re-importing a file updates the object that "
+        "already has its path (an unchanged file changes nothing); force is only needed when "
+        "the front matter's id belongs to another object, which is then pointed at this file. "
+        "Use it when the user adds or changes a Markdown file. Do NOT use it to read a "
+        "document (catdoc_show_object), to create a document from text (catdoc_upsert_object) "
+        "or for files outside the project (refused with PATH_OUTSIDE_PROJECT).",
         read_only=False,
         destructive=True,
         idempotent=True,
@@ -230,8 +282,19 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
             str | None,
             Field(description="Category to put the object in (default: from config/folder)."),
         ] = None,
+        link: Annotated[
+            bool | None,
+            Field(
+                description="Make same-category `@id` references morphisms (default: the "
+                "project's import.link setting)."
+            ),
+        ] = None,
         force: Annotated[
-            bool, Field(description="Update an existing object with the same id.")
+            bool,
+            Field(
+                description="Let the front matter's id take over an object that has another "
+                "document (without it such a file is skipped, with the reason)."
+            ),
         ] = False,
     ) -> r.ImportResult:
         path = resolve_inside(svc.root, filePath)
@@ -241,7 +304,9 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
                 f"File not found: {filePath!r}.",
                 "Give the path of an existing file, relative to the project root.",
             )
-        return svc.import_documents([str(path)], domain=domain, category=category, force=force)
+        return svc.import_documents(
+            [str(path)], domain=domain, category=category, link=link, force=force
+        )
 
     # ------------------------------------------------------------------ morphisms
     @tool(
@@ -296,8 +361,9 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         "whether the documentation is consistent. For one functor or natural transformation "
         "use catdoc_validate_functor / catdoc_validate_natural_transformation.",
     )
-    def catdoc_validate(categoryId: OptionalCategory = None) -> Report:
-        return svc.validate(category=categoryId)
+    def catdoc_validate(categoryId: OptionalCategory = None) -> ValidationReport:
+        version = svc.version()
+        return versioned(ValidationReport, version, svc.validate(category=categoryId))
 
     @tool(
         name="catdoc_validate_category",
@@ -362,6 +428,34 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         return svc.trace(
             sourceId, targetId, max_depth=maxDepth, limit=limit, via_functors=viaFunctors
         )
+
+    @tool(
+        name="catdoc_context",
+        title="Show what surrounds a document",
+        description="Everything within `depth` hops (1–5) of one document, along morphisms "
+        "and functor mappings in both directions, nearest first: each reached document with "
+        "its title, category, distance and how it was reached (the morphism or functor, and "
+        "whether it points away from or at the document it came from). Use it for 'what "
+        "specifies, implements and tests this requirement?' or 'what depends on this?' in one "
+        "call. For the paths between two known documents use catdoc_trace; for a document's "
+        "text use catdoc_show_object.",
+    )
+    def catdoc_context(
+        objectId: ObjectId,
+        depth: Annotated[
+            int,
+            Field(ge=1, le=MAX_CONTEXT_DEPTH, description="How many hops to go out, 1–5."),
+        ] = 1,
+        limit: Annotated[
+            int,
+            Field(
+                ge=1,
+                le=MAX_LIMIT,
+                description="Most documents to return (then `truncated` is true).",
+            ),
+        ] = DEFAULT_CONTEXT_NODES,
+    ) -> r.ContextResult:
+        return svc.context(objectId, depth, limit=limit)
 
     @tool(
         name="catdoc_search",
@@ -440,8 +534,10 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         functorId: Annotated[str, Field(min_length=1, description="Functor id.")],
         memberLimit: MemberLimit = 100,
         memberOffset: MemberOffset = 0,
-    ) -> r.FunctorDetail:
-        return svc.show_functor(functorId, limit=memberLimit, offset=memberOffset)
+    ) -> FunctorView:
+        version = svc.version()
+        detail = svc.show_functor(functorId, limit=memberLimit, offset=memberOffset)
+        return versioned(FunctorView, version, detail)
 
     @tool(
         name="catdoc_list_natural_transformations",
@@ -468,8 +564,10 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         id: Annotated[str, Field(min_length=1, description="Natural transformation id.")],
         memberLimit: MemberLimit = 100,
         memberOffset: MemberOffset = 0,
-    ) -> r.NaturalTransformationDetail:
-        return svc.show_natural_transformation(id, limit=memberLimit, offset=memberOffset)
+    ) -> NaturalTransformationView:
+        version = svc.version()
+        detail = svc.show_natural_transformation(id, limit=memberLimit, offset=memberOffset)
+        return versioned(NaturalTransformationView, version, detail)
 
     # ------------------------------------------------------------------ graph
     @tool(

@@ -171,6 +171,36 @@ class TraceResult(Result):
     truncated: bool = Field(False, description="More paths exist beyond the limit.")
 
 
+class ContextHop(TraceHop):
+    direction: Literal["outgoing", "incoming"] = Field(
+        description="Seen from the object it was reached from (`fromId`): outgoing when the hop "
+        "starts there, incoming when it ends there."
+    )
+
+
+class ContextNode(Result):
+    id: str
+    title: str
+    category: str | None = None
+    distance: int = Field(description="Hops from the object asked about.")
+    from_id: str = Field(description="The object this one was reached from.")
+    via: list[ContextHop] = Field(
+        description="The morphisms and functor mappings between `fromId` and this object."
+    )
+
+
+class ContextResult(Result):
+    id: str
+    title: str
+    category: str | None = None
+    depth: int
+    nodes: list[ContextNode] = Field(description="Reached objects, nearest first.")
+    truncated: bool = Field(
+        False,
+        description="The neighbourhood has more objects than `limit`: raise it, or lower `depth`.",
+    )
+
+
 class GraphNode(Result):
     id: str
     label: str

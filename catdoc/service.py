@@ -18,6 +18,8 @@ from catdoc.service_edits import EditOperations
 T = TypeVar("T")
 
 DEFAULT_CONTENT_CHARS = 20_000
+DEFAULT_CONTEXT_NODES = 100
+MAX_CONTEXT_DEPTH = 5
 
 
 def _page(
@@ -535,6 +537,29 @@ class CatDoc(EditOperations):
                 lambda p: build_trace_graph(p, via_functors=via_functors),
             ),
         )
+
+    def context(
+        self, object_id: str, depth: int = 1, *, limit: int = DEFAULT_CONTEXT_NODES
+    ) -> r.ContextResult:
+        """What surrounds an object: everything within `depth` (1–5) hops along morphisms and
+        functor mappings, in both directions, at most `limit` objects (nearest first)."""
+        from catdoc.graph import build_trace_graph, object_context
+
+        self.object(object_id)
+        if not 1 <= depth <= MAX_CONTEXT_DEPTH:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"depth must be 1–{MAX_CONTEXT_DEPTH}, got {depth}.",
+                "Start with depth 1 (direct neighbours) and widen if needed.",
+            )
+        if not 1 <= limit <= MAX_LIMIT:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"limit must be 1–{MAX_LIMIT}, got {limit}.",
+                "Pass a smaller limit.",
+            )
+        graph = self.derived("trace-graph:True", lambda p: build_trace_graph(p, via_functors=True))
+        return object_context(self.project(), graph, object_id, depth=depth, limit=limit)
 
     def graph(self, *, category: str | None = None) -> r.GraphData:
         """Nodes (objects) and edges (morphisms, functor hops), optionally for one category."""

@@ -14,6 +14,7 @@ from mcp import Client
 from mcp_project import LONG_WORDS, data_of, error_of, make_project
 
 from catdoc.mcp_server import build_server
+from catdoc.mcp_write_tools import WRITE_TOOLS
 from catdoc.service import CatDoc
 
 pytestmark = pytest.mark.anyio
@@ -35,6 +36,7 @@ TOOLS = {
     "catdoc_validate_functor",
     "catdoc_validate_natural_transformation",
     "catdoc_trace",
+    "catdoc_context",
     "catdoc_search",
     "catdoc_list_functors",
     "catdoc_show_functor",
@@ -43,6 +45,7 @@ TOOLS = {
     "catdoc_get_graph",
 }
 WRITERS = {"catdoc_init", "catdoc_import_document"}
+"""Edit tools are tested in test_mcp_write_tools.py; these are the rest."""
 
 
 @pytest.fixture(params=["legacy", "auto"])
@@ -166,6 +169,21 @@ SUCCESS: list[tuple[str, dict[str, Any], Check]] = [
         lambda d: d["found"] is False and d["paths"] == [],
     ),
     (
+        "catdoc_context",
+        {"objectId": "req-login", "depth": 2},
+        lambda d: (
+            [(n["id"], n["distance"]) for n in d["nodes"]]
+            == [("req-session", 1), ("des-login-form", 1), ("des-session-store", 2)]
+            and d["nodes"][0]["via"][0]["direction"] == "outgoing"
+            and d["truncated"] is False
+        ),
+    ),
+    (
+        "catdoc_context",
+        {"objectId": "des-login-form", "limit": 1},
+        lambda d: [n["id"] for n in d["nodes"]] == ["des-session-store"] and d["truncated"],
+    ),
+    (
         "catdoc_search",
         {"query": "password", "mode": "text", "domain": "requirements"},
         lambda d: ids(d["results"])[:1] == ["req-login"] and d["results"][0]["score"] > 0,
@@ -244,6 +262,7 @@ NOT_FOUND: list[tuple[str, dict[str, Any], str]] = [
     ("catdoc_validate_functor", {"functorId": "realise"}, "Functor not found"),
     ("catdoc_validate_natural_transformation", {"id": "upgrad"}, "transformation not found"),
     ("catdoc_trace", {"sourceId": "req-logn", "targetId": "req-login"}, "Object not found"),
+    ("catdoc_context", {"objectId": "req-logn"}, "Object not found"),
     ("catdoc_search", {"query": "x", "filters": {"category": "desgin"}}, "not found"),
     ("catdoc_show_functor", {"functorId": "realise"}, "Functor not found"),
     ("catdoc_show_natural_transformation", {"id": "upgrad"}, "transformation not found"),
@@ -265,6 +284,7 @@ BAD_ARGUMENTS: list[tuple[str, dict[str, Any]]] = [
     ("catdoc_validate_functor", {"functorId": ["a"]}),
     ("catdoc_validate_natural_transformation", {}),
     ("catdoc_trace", {"sourceId": "req-login", "targetId": "req-session", "maxDepth": 51}),
+    ("catdoc_context", {"objectId": "req-login", "depth": 6}),
     ("catdoc_search", {"query": "x", "mode": "fuzzy"}),
     ("catdoc_search", {"query": "x", "filters": {"colour": "red"}}),
     ("catdoc_search", {"query": "x", "filters": {"period": "last_week", "since": "2026-01-01"}}),
@@ -278,7 +298,8 @@ BAD_ARGUMENTS: list[tuple[str, dict[str, Any]]] = [
 
 async def test_lists_every_tool_with_schemas_and_annotations(client: Client) -> None:
     tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-    assert set(tools) == TOOLS
+    assert set(tools) == TOOLS | set(WRITE_TOOLS)
+    tools = {name: tool for name, tool in tools.items() if name in TOOLS}
     for name, tool in tools.items():
         assert "use" in tool.description.lower() and "catdoc_" in tool.description, name
         assert tool.output_schema and tool.output_schema.get("type") == "object", name
@@ -420,6 +441,6 @@ def test_readme_documents_every_tool() -> None:
     readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
     section = readme.split("<!-- section:mcp -->")[1].split("<!-- /section:mcp -->")[0]
     documented = set(re.findall(r"^\| `(catdoc_\w+)` \|", section, re.M))
-    assert documented == TOOLS
+    assert documented == TOOLS | set(WRITE_TOOLS)
     for code in ["VALIDATION_ERROR", "NOT_FOUND", "PATH_OUTSIDE_PROJECT", "PROJECT_NOT_FOUND"]:
         assert f"| `{code}` |" in section

@@ -33,6 +33,14 @@ def mcp(
             "free port).",
         ),
     ] = None,
+    read_only: Annotated[
+        bool,
+        typer.Option(
+            "--read-only",
+            help="Serve only the tools that read: no edit tools, no catdoc_init, no "
+            "catdoc_import_document.",
+        ),
+    ] = False,
 ) -> None:
     """Start the MCP server on stdin/stdout for an AI assistant (Claude, VS Code, Cursor …).
 
@@ -46,4 +54,4 @@ def mcp(
     """
     from catdoc.mcp_server import serve
 
-    serve(project or state(ctx).project, dashboard=dashboard, port=port)
+    serve(project or state(ctx).project, dashboard=dashboard, port=port, read_only=read_only)
