@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import glob
+import fnmatch
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -59,9 +59,10 @@ def _expand(
     root: Path, paths: Sequence[str], *, recursive: bool
 ) -> tuple[list[tuple[str, Path]], list[r.ImportItem]]:
     """(project-relative path, file) for every candidate, sorted and deduplicated; plus the files
-    of directories that were passed over, with the reason. A named file or glob match is a
-    candidate whatever its suffix (it is read to see whether it is text); a directory contributes
-    its document files only."""
+    that were passed over, with the reason. A named file or glob match is a candidate whatever its
+    suffix or kind (reading it tells whether it is a text document); a directory contributes its
+    document files only. A path that exists as given is taken literally, even when its name has
+    glob characters such as `[draft] notes.md`."""
     found: dict[str, Path] = {}
     skipped: dict[str, r.ImportItem] = {}
 
@@ -71,10 +72,10 @@ def _expand(
         skipped.pop(rel, None)
 
     def take(path: Path) -> bool:
-        """Add a file, or a directory's document files; False when `path` is neither."""
+        """Add a file, or a directory's document files; False when nothing is there."""
         if path.is_dir():
             _walk(root, path, recursive, add, found, skipped)
-        elif path.is_file():
+        elif path.exists():
             add(path)
         else:
             return False
@@ -82,8 +83,9 @@ def _expand(
 
     for raw in paths:
         text = str(raw)
-        if _GLOB_CHARS.search(text):
-            matches = _glob(root, text)
+        literal = _existing(root, text)
+        if literal is None and _GLOB_CHARS.search(text):
+            matches = _glob(root, text, skipped)
             if not matches:
                 raise CatDocError(
                     NOT_FOUND,
@@ -93,7 +95,7 @@ def _expand(
             for match in matches:
                 take(match)
             continue
-        if not take(resolve_inside(root, text)):
+        if not take(literal or resolve_inside(root, text)):
             raise CatDocError(
                 NOT_FOUND,
                 f"No such file or directory: {text!r}.",
@@ -103,15 +105,81 @@ def _expand(
     return sorted(found.items()), list(skipped.values())
 
 
-def _glob(root: Path, pattern: str) -> list[Path]:
-    """Matches of a glob, each resolved inside the project (escapes are refused)."""
-    raw = Path(pattern)
-    parts = raw.parts
+def _existing(root: Path, text: str) -> Path | None:
+    """The path inside the project that `text` names as it is written, when something is there."""
+    try:
+        path = resolve_inside(root, text)
+        return path if path.exists() else None
+    except (CatDocError, OSError):
+        return None
+
+
+def _glob(root: Path, pattern: str, skipped: dict[str, r.ImportItem]) -> list[Path]:
+    """Matches of a glob, each resolved inside the project. Names match one pattern part each
+    (`*`, `?`, `[…]`; hidden names only for a part that starts with a dot) and `**` matches any
+    number of folders. The walk enters each real folder once per pattern part, however many
+    symbolic links lead to it, so link loops end; links that leave the project are skipped."""
+    parts = Path(pattern).parts
     fixed = next((i for i, part in enumerate(parts) if _GLOB_CHARS.search(part)), len(parts))
     base = resolve_inside(root, Path(*parts[:fixed]) if fixed else ".")
-    rest = os.path.join(*parts[fixed:]) if fixed < len(parts) else ""
-    hits = glob.glob(rest, root_dir=base, recursive=True) if rest else [""]
-    return sorted({resolve_inside(root, base / hit) for hit in hits})
+    rest = parts[fixed:]
+    hits: set[Path] = set()
+    seen: set[tuple[int, int, int]] = set()
+    todo = [(base, 0)]
+    while todo:
+        folder, at = todo.pop()
+        try:
+            info = folder.stat()
+        except OSError:
+            continue
+        if (info.st_dev, info.st_ino, at) in seen:
+            continue
+        seen.add((info.st_dev, info.st_ino, at))
+        if at == len(rest):
+            hits.add(folder)
+            continue
+        part, last = rest[at], at + 1 == len(rest)
+        for entry in _entries(folder, part):
+            inside = _inside(root, entry, skipped)
+            if inside is None:
+                continue
+            if part == "**":
+                if inside.is_dir():
+                    todo.append((entry, at))
+                elif last:
+                    hits.add(entry)
+            elif last:
+                hits.add(entry)
+            elif inside.is_dir():
+                todo.append((entry, at + 1))
+        if part == "**":
+            todo.append((folder, at + 1))
+    return sorted({resolved for hit in hits if (resolved := _inside(root, hit, skipped))})
+
+
+def _entries(folder: Path, part: str) -> list[Path]:
+    """The entries of a folder whose names match one pattern part (`**`: every visible one)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    hidden = part.startswith(".")
+    return [
+        folder / name
+        for name in sorted(names)
+        if (hidden or not name.startswith("."))
+        and (part == "**" or fnmatch.fnmatchcase(name, part))
+    ]
+
+
+def _inside(root: Path, path: Path, skipped: dict[str, r.ImportItem]) -> Path | None:
+    """`path` resolved, or None (and a skipped item) when it leads outside the project."""
+    try:
+        return resolve_inside(root, path)
+    except CatDocError as exc:
+        rel = path.relative_to(root).as_posix()
+        skipped.setdefault(rel, _skip(rel, exc.message))
+        return None
 
 
 def _walk(

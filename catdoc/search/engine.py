@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from catdoc import results as r
 from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
 from catdoc.paging import check_page
-from catdoc.project import cache_dir, stamp
+from catdoc.project import CACHE_DIR, CATDOC_DIR, cache_dir, stamp
 from catdoc.search import ranking, semantic
 from catdoc.search.filters import Condition, build_condition
-from catdoc.search.index import ChunkRecord, DocRecord, Known, SearchIndex
+from catdoc.search.index import ChunkRecord, DamagedIndexError, DocRecord, Known, SearchIndex
 from catdoc.search.query import ParsedQuery, any_of, fts_string, parse, tokens
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ class SearchEngine:
     @property
     def index(self) -> SearchIndex:
         if self._index is None:
-            self._index = SearchIndex(cache_dir(self.root) / INDEX_FILE)
+            self._index = SearchIndex(_cache_folder(self.root) / INDEX_FILE)
             self._known = self._index.known()
         return self._index
 
@@ -153,7 +153,7 @@ class SearchEngine:
                 if "no such table" not in message:
                     raise
                 self._rebuild()
-            except sqlite3.DatabaseError:
+            except (sqlite3.DatabaseError, DamagedIndexError):
                 self._rebuild()
             return action()
 
@@ -505,7 +505,9 @@ class SearchEngine:
                     concept_terms=frozenset().union(*(terms for _, terms in concepts)),
                     concepts=concepts,
                 )
-        return {rowid: cache[rowid] for rowid in rowids if rowid in cache}
+            if len(rows) < len(missing):
+                raise DamagedIndexError(f"{len(missing) - len(rows)} {scope} rows are missing")
+        return {rowid: cache[rowid] for rowid in rowids}
 
     def _per_unit(
         self, scope: str, units: list[str], rowids: list[int]
@@ -604,6 +606,22 @@ class SearchEngine:
         matrix = self._vectors.get(kind)
         if matrix is not None and kind not in self._stale_vectors:
             self._vectors[kind] = semantic.with_rows(matrix, rowids, vectors)
+
+
+def _cache_folder(root: Path) -> Path:
+    """`.catdoc/cache/`, after removing a file (or a dangling link) that stands in its place:
+    the cache holds derived data only, so whatever is there instead is not the user's."""
+    path = root / CATDOC_DIR / CACHE_DIR
+    if (path.is_symlink() and not path.exists()) or (path.exists() and not path.is_dir()):
+        try:
+            path.unlink()
+        except OSError as exc:
+            raise CatDocError(
+                IO_ERROR,
+                f"{CATDOC_DIR}/{CACHE_DIR} is not a folder and cannot be removed ({exc.strerror}).",
+                f"Remove {path} by hand; CatDoc recreates its cache there.",
+            ) from None
+    return cache_dir(root)
 
 
 def _kind(scope: str) -> str:

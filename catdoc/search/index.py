@@ -1,21 +1,25 @@
 """The search index: one SQLite file under `.catdoc/cache/`, with FTS5 tables for whole documents
 and for their chunks (porter stemming over unicode61 tokens, BM25 with column weights).
 
-It is derived data only. A file whose schema version differs, or that SQLite cannot read, is
-deleted and rebuilt from the project; it is never trusted. Not thread-safe by itself: the engine
-serialises every use behind one lock.
+It is derived data only. A file whose schema version differs, that SQLite cannot read, whose
+tables disagree on how many rows they hold, or that is not a file at all, is deleted and rebuilt
+from the project; it is never trusted. The tables are created in one immediate transaction, so
+processes that open a missing index at the same time all end up with the same one. Not
+thread-safe by itself: the engine serialises every use behind one lock.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from catdoc.errors import IO_ERROR, CatDocError
 from catdoc.search.filters import Condition, path_matches
 
 SCHEMA_VERSION = "catdoc-search-2"
@@ -36,8 +40,8 @@ SCORE_BATCH = 10_000
 """Rowids per `scores` query: far below SQLite's limit of bound values, far above usual needs."""
 
 _SCHEMA = f"""
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE docs(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS docs(
     rowid INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
     fields_hash TEXT NOT NULL,
@@ -56,11 +60,11 @@ CREATE TABLE docs(
     title_terms TEXT NOT NULL,
     error TEXT
 );
-CREATE INDEX docs_category ON docs(category);
-CREATE TABLE doc_tags(doc INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY(doc, tag))
+CREATE INDEX IF NOT EXISTS docs_category ON docs(category);
+CREATE TABLE IF NOT EXISTS doc_tags(doc INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY(doc, tag))
     WITHOUT ROWID;
-CREATE INDEX doc_tags_tag ON doc_tags(tag);
-CREATE TABLE chunks(
+CREATE INDEX IF NOT EXISTS doc_tags_tag ON doc_tags(tag);
+CREATE TABLE IF NOT EXISTS chunks(
     rowid INTEGER PRIMARY KEY,
     doc INTEGER NOT NULL,
     idx INTEGER NOT NULL,
@@ -69,21 +73,34 @@ CREATE TABLE chunks(
     start_line INTEGER,
     end_line INTEGER
 );
-CREATE INDEX chunks_doc ON chunks(doc);
-CREATE TABLE vectors(
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc);
+CREATE TABLE IF NOT EXISTS vectors(
     kind TEXT NOT NULL,
     rowid INTEGER NOT NULL,
     model TEXT NOT NULL,
     vec BLOB NOT NULL,
     PRIMARY KEY(kind, rowid)
 ) WITHOUT ROWID;
-CREATE VIRTUAL TABLE docs_fts USING fts5({", ".join(DOC_COLUMNS)}, tokenize='{TOKENIZE}');
-CREATE VIRTUAL TABLE chunks_fts USING fts5({", ".join(CHUNK_COLUMNS)}, tokenize='{TOKENIZE}');
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts
+    USING fts5({", ".join(DOC_COLUMNS)}, tokenize='{TOKENIZE}');
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts
+    USING fts5({", ".join(CHUNK_COLUMNS)}, tokenize='{TOKENIZE}');
 """
 
 
+_CONSISTENT = (
+    "SELECT (SELECT count(*) FROM docs) = (SELECT count(*) FROM docs_fts) "
+    "AND (SELECT count(*) FROM chunks) = (SELECT count(*) FROM chunks_fts)"
+)
+"""True when every document and chunk row has its text row and the other way round."""
+
+
 class StaleIndexError(Exception):
-    """The cache file is from another schema version."""
+    """The cache file is from another schema version, or its tables disagree."""
+
+
+class DamagedIndexError(Exception):
+    """A row the index points at is missing: the file was changed behind CatDoc's back."""
 
 
 @dataclass
@@ -154,14 +171,14 @@ class SearchIndex:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA temp_store = MEMORY")
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-            if "meta" not in tables:
-                if tables:
-                    raise StaleIndexError(self.path)
-                conn.executescript("BEGIN;" + _SCHEMA + "COMMIT;")
-                conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            if not self._tables(conn):
+                self._create(conn)
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if row is None or row[0] != SCHEMA_VERSION:
+            if (
+                row is None
+                or row[0] != SCHEMA_VERSION
+                or not conn.execute(_CONSISTENT).fetchone()[0]
+            ):
                 raise StaleIndexError(self.path)
             conn.execute("SELECT count(*) FROM docs_fts WHERE docs_fts MATCH 'x'").fetchone()
             conn.execute(
@@ -185,10 +202,47 @@ class SearchIndex:
             raise
         return conn
 
+    @staticmethod
+    def _tables(conn: sqlite3.Connection) -> set[str]:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+
+    @staticmethod
+    def _create(conn: sqlite3.Connection) -> None:
+        """Create the tables of an empty file. The immediate transaction makes a second process
+        that found the file empty too wait here, then see the tables and create nothing."""
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            tables = SearchIndex._tables(conn)
+            if tables and "meta" not in tables:
+                raise StaleIndexError(conn)
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
     def _delete_files(self) -> None:
+        """Remove the index and SQLite's side files, whatever is in their place (a folder too:
+        the cache holds derived data only)."""
         for suffix in ("", "-wal", "-shm", "-journal"):
-            with contextlib.suppress(FileNotFoundError):
-                Path(f"{self.path}{suffix}").unlink()
+            path = Path(f"{self.path}{suffix}")
+            try:
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                else:
+                    path.unlink()
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise CatDocError(
+                    IO_ERROR,
+                    f"The search index {path.name} is damaged and cannot be removed "
+                    f"({exc.strerror}).",
+                    f"Remove {path} by hand; CatDoc rebuilds the index from the project.",
+                ) from None
 
     def reset(self) -> None:
         """Throw the file away and start empty (after SQLite reported it damaged)."""
