@@ -64,7 +64,7 @@ def test_every_command_is_in_the_readme(path: tuple[str, ...], command: Any) -> 
     assert f"catdoc {' '.join(path)}" in README.read_text(encoding="utf-8")
 
 
-SERVERS = {("mcp",), ("tui",)}
+SERVERS = {("dashboard",), ("mcp",), ("tui",)}
 """Long-running faces (stdio protocol, full-screen UI): they print no result to format."""
 RESULT_COMMANDS = [
     (path, command)

@@ -34,7 +34,7 @@
     if (layout === "cose") { options.numIter = 400; options.randomize = false; }
     var cy = window.cytoscape({
       container: box, elements: elements, style: STYLE, layout: options,
-      minZoom: 0.2, maxZoom: 3, boxSelectionEnabled: false
+      minZoom: 0.2, maxZoom: 1.5, boxSelectionEnabled: false
     });
     cy.on("tap", "node", function (event) {
       var href = event.target.data("href");
