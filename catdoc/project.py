@@ -148,7 +148,8 @@ def inside_catdoc(root: Path, path: Path) -> Path:
 
 
 def model_files(root: Path) -> list[Path]:
-    """`category.yaml` first, then `categories/*.yaml` in name order; none may lead outside."""
+    """`category.yaml` first, then `categories/*.yaml` in name order; none may lead outside
+    the project or exceed the size limit (so nothing reads a file the loader would refuse)."""
     catdoc = root / CATDOC_DIR
     inside_catdoc(root, catdoc)
     model = catdoc / MODEL_FILE
@@ -159,6 +160,7 @@ def model_files(root: Path) -> list[Path]:
         files += sorted(p for p in extra.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file())
     for path in files:
         inside_catdoc(root, path)
+        yaml_source.check_size(path, path.relative_to(root).as_posix())
     return files
 
 

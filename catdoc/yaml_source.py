@@ -26,8 +26,9 @@ MAX_INT_DIGITS = 4300
 """Longest integer accepted, in decimal digits (Python's own conversion limit)."""
 
 _INT_BOUND = 10**MAX_INT_DIGITS
-_DEEP_LINE = re.compile(rf"(?:^|\n)[ ?:-]{{{2 * MAX_NESTING}}}")
-"""A line indented this far may hide nesting deep enough to overflow the native parser."""
+_DEEP_LINE = re.compile(rf"\n[ ?:-]{{{2 * MAX_NESTING}}}")
+"""A line indented this far may hide nesting deep enough to overflow the native parser. (A
+leading newline in the pattern lets the regex engine skip ahead: 8 ms on a 5 MB model, not 160.)"""
 _YAML_ERROR_POS = re.compile(r"line (\d+), column (\d+)")
 _MERGE = "<<"
 _SPLIT_HINT = (
@@ -63,6 +64,16 @@ def read_text(path: Path, rel: str) -> str:
         ) from None
 
 
+def check_size(path: Path, rel: str) -> None:
+    """Refuse a file over `MAX_FILE_BYTES` by its size alone, before anything reads it."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return  # reading it reports the problem
+    if size > MAX_FILE_BYTES:
+        raise _too_big(rel, size)
+
+
 def _too_big(rel: str, size: int) -> CatDocError:
     return load_error(
         f"{rel}:1",
@@ -76,7 +87,7 @@ def parse(text: str, rel: str) -> Any:
     """The YAML data of `text` with merge keys resolved; bad input raises LOAD_ERROR at a line."""
     if not text.strip():
         return None
-    if _DEEP_LINE.search(text):
+    if _DEEP_LINE.match("\n" + text[: 2 * MAX_NESTING]) or _DEEP_LINE.search(text):
         _refuse_deep(text, rel)
     try:
         data = yaml_rs.loads(text)
@@ -228,6 +239,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_INT_DIGITS",
     "MAX_NESTING",
+    "check_size",
     "check_values",
     "load_error",
     "parse",

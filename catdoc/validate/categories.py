@@ -128,7 +128,7 @@ class _CategoryChecks(_ProjectChecks):
         cycle_ids = self.parent_cycles.get(cat.id)
         if cycle_ids is None or cats[cat.id] is not cat:
             return
-        if self.scoped is None and min(cycle_ids) != cat.id:
+        if self.scoped is None and cycle_ids[0] != cat.id:
             return  # report each cycle once, on its smallest id
         start = cycle_ids.index(cat.id)
         chain = cycle_ids[start:] + cycle_ids[:start]
@@ -239,8 +239,8 @@ class _CategoryChecks(_ProjectChecks):
 
     @property
     def parent_cycles(self) -> dict[str, list[str]]:
-        """Each category on a `parent` cycle → that cycle, child first (found once, linearly:
-        each category's parent chain is followed only until it meets a walked category)."""
+        """Each category on a `parent` cycle → that cycle, child first, from its smallest id
+        (found once, linearly: a parent chain is followed until it meets a walked category)."""
         if self._parent_cycles is None:
             cats = self.project.category_by_id
             cycles: dict[str, list[str]] = {}
@@ -251,6 +251,8 @@ class _CategoryChecks(_ProjectChecks):
                 while here is not None and here in cats and here not in done:
                     if here in walk:
                         cycle = list(walk)[walk[here] :]
+                        first = cycle.index(min(cycle))
+                        cycle = cycle[first:] + cycle[:first]
                         cycles.update(dict.fromkeys(cycle, cycle))
                         break
                     walk[here] = len(walk)
