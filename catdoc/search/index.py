@@ -89,10 +89,12 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts
 
 
 _CONSISTENT = (
-    "SELECT (SELECT count(*) FROM docs) = (SELECT count(*) FROM docs_fts) "
-    "AND (SELECT count(*) FROM chunks) = (SELECT count(*) FROM chunks_fts)"
+    "SELECT (SELECT count(*) FROM docs) = (SELECT count(*) FROM docs_fts_docsize) "
+    "AND (SELECT count(*) FROM chunks) = (SELECT count(*) FROM chunks_fts_docsize)"
 )
-"""True when every document and chunk row has its text row and the other way round."""
+"""True when the documents and chunks tables hold as many rows as their text indexes (FTS5's
+`_docsize` tables have one small row per text: counting them costs about a millisecond at
+10,000 documents, where counting the text tables themselves reads every text)."""
 
 
 class StaleIndexError(Exception):
