@@ -44,6 +44,7 @@
     cy.on("mouseout", "node", function () { box.style.cursor = ""; });
     window.cy = cy;
     document.body.setAttribute("data-graph-ready", String(cy.nodes().length));
+    document.body.setAttribute("data-graph-ms", String(Math.round(window.performance.now())));
   }
 
   function callItem(call) {
@@ -85,7 +86,8 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    drawGraph();
     follow();
+    // Lay the graph out after the first paint, so the text of the page shows at once.
+    window.requestAnimationFrame(function () { window.setTimeout(drawGraph, 0); });
   });
 })();
