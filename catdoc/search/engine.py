@@ -150,12 +150,20 @@ class SearchEngine:
                         f"The search index is locked by another process ({message}).",
                         "Retry in a moment; another catdoc process is updating it.",
                     ) from None
-                if "no such table" not in message:
+                if "no such table" not in message and "no such column" not in message:
                     raise
                 self._rebuild()
             except (sqlite3.DatabaseError, DamagedIndexError):
                 self._rebuild()
-            return action()
+            try:
+                return action()
+            except (sqlite3.DatabaseError, DamagedIndexError) as exc:
+                raise CatDocError(
+                    IO_ERROR,
+                    f"The search index was rebuilt but still fails ({exc}).",
+                    "Another process may be damaging it; stop it, delete .catdoc/cache/ and "
+                    "search again.",
+                ) from None
 
     def _rebuild(self) -> None:
         self.index.reset()

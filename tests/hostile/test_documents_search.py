@@ -420,6 +420,12 @@ def _table_dropped(root: Path) -> None:
         conn.execute("DROP TABLE doc_tags")
 
 
+def _column_dropped(root: Path) -> None:
+    CatDoc(root).search("password")
+    with sqlite3.connect(_index(root)) as conn:
+        conn.execute("ALTER TABLE docs DROP COLUMN title_terms")
+
+
 def _meta_emptied(root: Path) -> None:
     CatDoc(root).search("password")
     with sqlite3.connect(_index(root)) as conn:
@@ -433,6 +439,7 @@ DAMAGE = {
     "docs-rows-deleted": _rows_deleted,
     "chunk-rows-deleted": _chunks_deleted,
     "table-dropped": _table_dropped,
+    "column-dropped": _column_dropped,
     "meta-emptied": _meta_emptied,
 }
 
