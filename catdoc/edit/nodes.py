@@ -97,6 +97,9 @@ def set_entries(node: Any, key: str, entries: Mapping[str, Any]) -> bool:
             if existing_key in mapping:
                 del mapping[existing_key]
                 changed = True
+                if not mapping and not mapping.fa.flow_style():
+                    node[key] = flow_map()  # an empty block mapping cannot keep its comments
+                    mapping = node[key]
             continue
         new = to_yaml(value)
         if existing_key in mapping and plain(mapping[existing_key]) == plain(new):
@@ -112,12 +115,17 @@ def list_in(node: Any, key: str) -> Any:
     return node[key]
 
 
-def remove_where(seq: Any, doomed: Any, *, plain: bool = False) -> None:
-    """Remove the items of a ruamel sequence for which `doomed(item)` holds, in place."""
+def remove_where(node: Any, key: str, doomed: Any) -> None:
+    """Remove the items of the list `node[key]` for which `doomed(item)` holds; a list left
+    empty is removed with its key (an empty block list cannot keep the comments inside it)."""
+    seq = node.get(key)
+    if not isinstance(seq, list):
+        return
     for index in range(len(seq) - 1, -1, -1):
-        item = seq[index]
-        if (plain or isinstance(item, dict)) and doomed(item):
+        if doomed(seq[index]):
             del seq[index]
+    if not seq:
+        del node[key]
 
 
 def plain(value: Any) -> Any:

@@ -197,10 +197,9 @@ class ObjectOperations(EditBase):
         for _, drop in self._object_uses(object_id):
             drop()
         cat = self._category_node(cat_id)
-        objects = cat.get("objects")
-        remove_where(objects, lambda o: str(o.get("id")) == object_id)
-        if not objects:
-            del cat["objects"]
+        remove_where(
+            cat, "objects", lambda o: isinstance(o, dict) and str(o.get("id")) == object_id
+        )
         del self._index.object_category[object_id]
         self._note("object", object_id, "removed", f"from {cat_id}")
 
@@ -298,10 +297,9 @@ class ObjectOperations(EditBase):
         for _, drop in uses:
             drop()
         cat = self._category_node(mor.category)
-        morphisms = cat.get("morphisms")
-        remove_where(morphisms, lambda m: str(m.get("id")) == morphism_id)
-        if not morphisms:
-            del cat["morphisms"]
+        remove_where(
+            cat, "morphisms", lambda m: isinstance(m, dict) and str(m.get("id")) == morphism_id
+        )
         del self._index.morphisms[morphism_id]
         self._note("morphism", morphism_id, "removed", f"from {mor.category}")
 
@@ -313,9 +311,7 @@ class ObjectOperations(EditBase):
             uses.append(
                 (
                     f"equations of {cat_id}",
-                    lambda: remove_where(
-                        cat["equations"], lambda eq: morphism_id in flat(eq), plain=True
-                    ),
+                    lambda: remove_where(cat, "equations", lambda eq: morphism_id in flat(eq)),
                 )
             )
         for fun_id, (source, target) in self._index.functors.items():
