@@ -28,6 +28,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from catdoc import __version__
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, not_found
+from catdoc.mcp_hints import speak_mcp
 from catdoc.mcp_transport import (
     MAX_ECHO_CHARS,
     MAX_ERROR_CHARS,
@@ -66,11 +67,12 @@ def _json(data: Any) -> str:
 
 
 def error_result(exc: CatDocError) -> CallToolResult:
-    """A tool error (`isError`) whose text is the error's JSON body, its texts cut to
-    `MAX_ERROR_CHARS` (a message may quote an argument of any length)."""
+    """A tool error (`isError`) whose text is the error's JSON body, its texts in the client's
+    words (tools, not CLI commands) and cut to `MAX_ERROR_CHARS` (a message may quote an
+    argument of any length)."""
     body = exc.to_dict()
     body["error"] = {
-        key: shorten(value, MAX_ERROR_CHARS) if isinstance(value, str) else value
+        key: shorten(speak_mcp(value), MAX_ERROR_CHARS) if isinstance(value, str) else value
         for key, value in body["error"].items()  # type: ignore[attr-defined]
     }
     return CallToolResult(content=[TextContent(type="text", text=_json(body))], is_error=True)

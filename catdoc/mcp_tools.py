@@ -12,6 +12,7 @@ from pydantic import Field
 
 from catdoc import results as r
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
+from catdoc.mcp_hints import speak_mcp
 from catdoc.paging import MAX_LIMIT, MAX_OFFSET
 from catdoc.project import resolve_inside
 from catdoc.service import DEFAULT_CONTENT_CHARS, DEFAULT_CONTEXT_NODES, MAX_CONTEXT_DEPTH, CatDoc
@@ -304,9 +305,12 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
                 f"File not found: {filePath!r}.",
                 "Give the path of an existing file, relative to the project root.",
             )
-        return svc.import_documents(
+        result = svc.import_documents(
             [str(path)], domain=domain, category=category, link=link, force=force
         )
+        for item in result.items:
+            item.reason = item.reason and speak_mcp(item.reason)
+        return result
 
     # ------------------------------------------------------------------ morphisms
     @tool(

@@ -468,3 +468,46 @@ async def test_parallel_imports_all_land_or_answer_busy(root: Path) -> None:
             assert data_of(answer)["created"] == 1
             assert f"req-par-{i}" in loaded
     assert len(answers) == 10
+
+
+# ---------------------------------------------------------------------- import, hints
+async def test_import_links_references_only_when_asked(root: Path) -> None:
+    for name, ident in (("a.md", "req-a"), ("b.md", "req-b")):
+        (root / "docs" / name).write_text(
+            f"---\nid: {ident}\n---\nIt builds on @req-login.\n", encoding="utf-8"
+        )
+    async with Client(build_server(CatDoc(root))) as client:
+        plain = await call(
+            client, "catdoc_import_document", filePath="docs/a.md", category="requirements"
+        )
+        assert plain["morphismsCreated"] == [] and plain["references"]
+        linked = await call(
+            client,
+            "catdoc_import_document",
+            filePath="docs/b.md",
+            category="requirements",
+            link=True,
+        )
+        assert len(linked["morphismsCreated"]) == 1
+        (root / "docs" / "a.md").write_text(
+            "---\nid: req-a\ntitle: A, retitled\n---\nChanged.\n", encoding="utf-8"
+        )
+        again = await call(client, "catdoc_import_document", filePath="docs/a.md")
+        assert again["updated"] == 1  # the object with this path is updated without force
+
+
+async def test_hints_name_tools_and_arguments(tmp_path: Path, root: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    async with Client(build_server(CatDoc(empty))) as client:
+        error = error_of(await client.call_tool("catdoc_list_categories", {}))
+        assert error["code"] == "PROJECT_NOT_FOUND" and "catdoc_init" in error["hint"]
+    (root / "docs" / "dup.md").write_text("---\nid: req-session\n---\nx\n", encoding="utf-8")
+    async with Client(build_server(CatDoc(root))) as client:
+        data = await call(client, "catdoc_import_document", filePath="docs/dup.md")
+        assert data["skipped"] == 1 and "force: true" in data["items"][0]["reason"]
+        (root / "docs" / "fresh.md").write_text("---\nid: req-fresh\n---\nx\n")
+        fresh = await call(
+            client, "catdoc_import_document", filePath="docs/fresh.md", category="requirements"
+        )
+        assert "(MCP: catdoc_validate)" in fresh["items"][0]["reason"]
