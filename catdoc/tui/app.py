@@ -14,6 +14,7 @@ from textual.screen import Screen
 from catdoc.errors import CatDocError
 from catdoc.project import Project
 from catdoc.service import CatDoc
+from catdoc.tui.editor import edit_selection
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
 from catdoc.tui.screens.browser import BrowserScreen
@@ -37,6 +38,7 @@ class CatDocApp(App[None]):
         Binding("slash", "search", "Search", tooltip="Search documents and passages"),
         Binding("v", "validate", "Validate", tooltip="All findings; Enter goes to one"),
         Binding("t", "trace", "Trace", tooltip="Paths between two objects"),
+        Binding("e", "edit", "Edit", tooltip="Open the selection in $EDITOR at its file and line"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="This help"),
         Binding("f1", "help", "Help", show=False, tooltip="This help"),
         Binding("ctrl+r", "reload", "Reload", show=False, tooltip="Read the files again now"),
@@ -135,6 +137,9 @@ class CatDocApp(App[None]):
         current = self.browser.current
         source = current.id if current and current.kind == "object" else None
         self._over_browser(TraceScreen(source))
+
+    def action_edit(self) -> None:
+        edit_selection(self)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -10,6 +10,7 @@ from catdoc.service import CatDoc
 
 if TYPE_CHECKING:
     from catdoc.tui.app import CatDocApp
+    from catdoc.tui.editor import EditTarget
 
 
 class CatDocScreen(Screen[None]):
@@ -25,3 +26,7 @@ class CatDocScreen(Screen[None]):
 
     def project_changed(self) -> None:
         """Show the reloaded model; screens that show project data override this."""
+
+    def edit_target(self) -> EditTarget | None:
+        """The file (and line) `e` opens in the editor here; None when nothing is selected."""
+        return None

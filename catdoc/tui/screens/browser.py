@@ -10,6 +10,7 @@ from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Tree
 
+from catdoc.tui.editor import EditTarget, document_target, entity_target
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
 from catdoc.tui.widgets.document import DocumentView
@@ -106,6 +107,14 @@ class BrowserScreen(CatDocScreen):
             self.show(event.ref)
         else:
             self.notify(f"{event.ref.id!r} does not exist in the project.", severity="warning")
+
+    def edit_target(self) -> EditTarget | None:
+        """The shown entity's YAML entry; its document file while the document pane has focus."""
+        if self.current is None:
+            return None
+        in_document = self.query_one("#doc-body").has_focus_within
+        found = document_target(self.service, self.current) if in_document else None
+        return found or entity_target(self.service, self.current)
 
     # ------------------------------------------------------------------ actions
     def action_mapping(self) -> None:

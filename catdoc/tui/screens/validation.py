@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Header, Static
 
 from catdoc.errors import CatDocError
+from catdoc.tui.editor import EditTarget, at_location, entity_target
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
 
@@ -141,6 +142,16 @@ class ValidationScreen(CatDocScreen):
             self.notify("This finding names no entity to open.", severity="warning")
         else:
             self.catdoc.open(ref)
+
+    def edit_target(self) -> EditTarget | None:
+        """The YAML node the highlighted finding names, else the entry of its entity."""
+        row = self.query_one("#findings", DataTable).cursor_row
+        if not 0 <= row < len(self.findings):
+            return None
+        finding = self.findings[row]
+        found = at_location(self.service.root, finding.location)
+        ref = None if found else self.target(finding)
+        return found or (entity_target(self.service, ref) if ref else None)
 
     def target(self, finding: Any) -> Ref | None:
         """Where a finding leads: into its functor or transformation view at the entry it is
