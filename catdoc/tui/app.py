@@ -24,6 +24,7 @@ from catdoc.tui.screens.problem import ProblemScreen
 from catdoc.tui.screens.search import SearchScreen
 from catdoc.tui.screens.trace import TraceScreen
 from catdoc.tui.screens.validation import ValidationScreen
+from catdoc.visible import visible
 
 WATCH_INTERVAL = 1.0
 """Seconds between the cheap stat checks that notice edited files."""
@@ -67,7 +68,7 @@ class CatDocApp(App[None]):
         try:
             project = self.service.project()
         except CatDocError as error:
-            self._show_problem(error)
+            self.show_problem(error)
             return
         if isinstance(self.screen, ProblemScreen):
             self.pop_screen()
@@ -75,12 +76,19 @@ class CatDocApp(App[None]):
             self.browser.check_document()
             return
         self._project = project
-        self.sub_title = project.config.name or project.root.name
+        self.sub_title = visible(project.config.name or project.root.name)
         for screen in self.screen_stack:
             if isinstance(screen, CatDocScreen):
-                screen.project_changed()
+                try:
+                    screen.project_changed()
+                except CatDocError as error:  # the files broke again while they were read
+                    self.show_problem(error)
+                    return
 
-    def _show_problem(self, error: CatDocError) -> None:
+    def show_problem(self, error: CatDocError) -> None:
+        """The project cannot be loaded (broken, or gone): say why, over everything, until the
+        files load again. Any screen that meets such an error hands it here."""
+        self._project = None
         if isinstance(self.screen, ProblemScreen):
             self.screen.show(error)
         else:
@@ -105,7 +113,8 @@ class CatDocApp(App[None]):
     def open(self, ref: Ref) -> None:
         """Go to `ref` in the browser; functors and transformations also open their mapping."""
         if not self.exists(ref):
-            self.notify(f"{ref.id!r} is not in the project.", severity="warning")
+            missing = f"'{visible(ref.id)}' is not in the project."
+            self.notify(missing, severity="warning", markup=False)
             return
         self._back_to_browser()
         self.browser.show(ref)
@@ -120,9 +129,10 @@ class CatDocApp(App[None]):
             self.pop_screen()
 
     def _over_browser(self, screen: CatDocScreen) -> None:
-        """One view at a time over the browser, and none while the project cannot load."""
+        """One view at a time over the browser, and none while the project cannot load (checked
+        now: the files may have broken since the last look)."""
+        self.sync_project()
         if self._project is None:
-            self.notify("The project is not loaded.", severity="error")
             return
         self._back_to_browser()
         self.push_screen(screen)
@@ -175,8 +185,10 @@ class CatDocApp(App[None]):
         for fun in functors:
             ref = Ref("functor", fun.id)
             help_text = f"{fun.source_category} → {fun.target_category}: the mapping side by side"
-            yield SystemCommand(f"Functor: {fun.name}", help_text, partial(self.open, ref))
+            title = f"Functor: {fun.name}"
+            yield SystemCommand(visible(title), visible(help_text), partial(self.open, ref))
         for nat in nats:
             ref = Ref("naturalTransformation", nat.id)
             help_text = f"{nat.source_functor} ⇒ {nat.target_functor}: components and squares"
-            yield SystemCommand(f"Transformation: {nat.name}", help_text, partial(self.open, ref))
+            title = f"Transformation: {nat.name}"
+            yield SystemCommand(visible(title), visible(help_text), partial(self.open, ref))

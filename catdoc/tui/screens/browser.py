@@ -10,11 +10,13 @@ from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Tree
 
+from catdoc.errors import CatDocError
 from catdoc.tui.editor import EditTarget, document_target, entity_target
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
 from catdoc.tui.widgets.document import DocumentView
 from catdoc.tui.widgets.navigator import NavData, Navigator
+from catdoc.visible import visible
 
 HIGHLIGHT_DELAY = 0.12
 """Seconds the cursor must rest on a node before its document is shown (keeps scrolling fast)."""
@@ -82,7 +84,10 @@ class BrowserScreen(CatDocScreen):
         self.current = ref
         self.document.show(ref)
         if reveal:
-            self.navigator.reveal(ref)
+            try:
+                self.navigator.reveal(ref)
+            except CatDocError as error:  # the files broke since the last look
+                self.catdoc.show_problem(error)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NavData]) -> None:
         if self._pending is not None:
@@ -106,7 +111,11 @@ class BrowserScreen(CatDocScreen):
         if self.catdoc.exists(event.ref):
             self.show(event.ref)
         else:
-            self.notify(f"{event.ref.id!r} does not exist in the project.", severity="warning")
+            self.notify(
+                f"'{visible(event.ref.id)}' does not exist in the project.",
+                severity="warning",
+                markup=False,
+            )
 
     def edit_target(self) -> EditTarget | None:
         """The shown entity's YAML entry; its document file while the document pane has focus."""

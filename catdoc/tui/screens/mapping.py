@@ -17,6 +17,7 @@ from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
 from catdoc.tui.widgets.document import path_text
 from catdoc.tui.widgets.mapping import MARKS, MappingTable
+from catdoc.visible import visible
 
 LAW_STYLES = {"holds": "green", "fails": "bold red", "unknown": "yellow"}
 
@@ -67,16 +68,16 @@ class MappingScreen(CatDocScreen):
             else:
                 self._show_nat(self.service.show_natural_transformation(self.ref.id))
         except CatDocError as error:
-            self.query_one("#mapping-title", Static).update(Text(error.message, "red"))
+            self.query_one("#mapping-title", Static).update(Text(visible(error.message), "red"))
             for table in self.query(MappingTable):
                 table.show([])
         self._explain(self.focused if isinstance(self.focused, MappingTable) else None)
 
     def _show_functor(self, fun: r.FunctorDetail) -> None:
-        self.sub_title = f"functor {fun.id}"
+        self.sub_title = visible(f"functor {fun.id}")
         title = Text.assemble(
-            (fun.name, "bold"),
-            (f"  {fun.source_category} → {fun.target_category}\n", "dim"),
+            (visible(fun.name), "bold"),
+            (visible(f"  {fun.source_category} → {fun.target_category}") + "\n", "dim"),
             _law("identity preservation", fun.identity_preservation),
             "   ",
             _law("composition preservation", fun.composition_preservation),
@@ -90,11 +91,11 @@ class MappingScreen(CatDocScreen):
         morphisms.border_title = f"Morphisms {_counts(fun.morphism_mapping)}"
 
     def _show_nat(self, nat: r.NaturalTransformationDetail) -> None:
-        self.sub_title = f"natural transformation {nat.id}"
+        self.sub_title = visible(f"natural transformation {nat.id}")
         title = Text.assemble(
-            (nat.name, "bold"),
-            (f"  {nat.source_functor} ⇒ {nat.target_functor}", "dim"),
-            (f"  ({nat.source_category} → {nat.target_category})", "dim"),
+            (visible(nat.name), "bold"),
+            (visible(f"  {nat.source_functor} ⇒ {nat.target_functor}"), "dim"),
+            (visible(f"  ({nat.source_category} → {nat.target_category})"), "dim"),
         )
         self.query_one("#mapping-title", Static).update(title)
         table = self.query_one("#components", MappingTable)
@@ -109,12 +110,12 @@ class MappingScreen(CatDocScreen):
             detail.update(Text("Highlight an entry to see its verdict; Enter opens it.", "dim"))
             return
         mark, style = MARKS[entry.status]
-        text = Text.assemble((f"{mark} ", style), (entry.key, "bold"), " ↦ ")
-        text.append("(missing)" if entry.status == "missing" else path_text(entry.value))
+        text = Text.assemble((f"{mark} ", style), (visible(entry.key), "bold"), " ↦ ")
+        text.append("(missing)" if entry.status == "missing" else visible(path_text(entry.value)))
         if entry.status == "missing":
             text.append("\nNo entry: every object and generator of the source needs an image.")
         for problem in entry.problems:
-            text.append(f"\n{problem}")
+            text.append(f"\n{visible(problem)}")
         if entry.status == "ok":
             text.append("\nConsistent with the validation.", "dim")
         detail.update(text)

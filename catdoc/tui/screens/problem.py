@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from catdoc.errors import CatDocError
+from catdoc.visible import visible
 
 
 class ProblemScreen(Screen[None]):
@@ -39,10 +40,10 @@ class ProblemScreen(Screen[None]):
     def show(self, error: CatDocError) -> None:
         self.error = error
         text = Text("The project cannot be loaded\n\n", "bold red")
-        text.append(error.message)
+        text.append(visible(error.message, lines=True))
         if error.hint:
             text.append("\n\nHow to fix it: ", "bold")
-            text.append(error.hint)
+            text.append(visible(error.hint, lines=True))
         text.append(
             "\n\nCatDoc is watching the project's files and continues as soon as they load. "
             "q quits.",

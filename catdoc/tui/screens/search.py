@@ -18,6 +18,7 @@ from catdoc.errors import CatDocError
 from catdoc.search.index import MARK_CLOSE, MARK_OPEN
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
+from catdoc.visible import visible
 
 DEBOUNCE = 0.25
 """Seconds of no typing before the query runs."""
@@ -28,14 +29,14 @@ SNIPPET_CHARS = 160
 
 def hit_prompt(hit: r.SearchHit, scope: str) -> Text:
     """Title, where it is, and the snippet, on up to three lines."""
-    text = Text.assemble((hit.title, "bold"), (f"  {hit.id}", "dim"))
+    text = Text.assemble((visible(hit.title), "bold"), (f"  {visible(hit.id)}", "dim"))
     where = [hit.category or "", hit.path or ""]
     if scope == "chunks":
         if hit.heading_path:
             where.append(" › ".join(hit.heading_path))
         if hit.start_line is not None:
             where.append(f"lines {hit.start_line}–{hit.end_line or hit.start_line}")
-    text.append("\n" + "  ".join(w for w in where if w), "italic dim")
+    text.append("\n" + visible("  ".join(w for w in where if w)), "italic dim")
     if hit.snippet:
         text.append("\n")
         text.append_text(marked(" ".join(hit.snippet.split())[:SNIPPET_CHARS]))
@@ -46,7 +47,7 @@ def marked(snippet: str) -> Text:
     """The snippet with the search's marked terms highlighted instead of bracketed."""
     text = Text()
     for index, part in enumerate(snippet.replace(MARK_CLOSE, MARK_OPEN).split(MARK_OPEN)):
-        text.append(part, "bold reverse" if index % 2 else "")
+        text.append(visible(part), "bold reverse" if index % 2 else "")
     return text
 
 
@@ -130,17 +131,17 @@ class SearchScreen(CatDocScreen):
         except CatDocError as error:
             self.hits = []
             results.clear_options()
-            self._status(Text(str(error), "red"))
+            self._status(Text(visible(str(error), lines=True), "red"))
             return
         self.hits = response.results
         results.set_options(Option(hit_prompt(hit, scope)) for hit in self.hits)
         if self.hits:
             results.highlighted = 0
         status = Text(f"{response.total} {SCOPES[scope]} for ", "dim")
-        status.append(repr(response.query), "bold")
+        status.append(repr(visible(response.query)), "bold")
         status.append(f"  ({response.mode} · Ctrl+T: {SCOPES[self._other_scope()]})", "dim")
         for note in response.notes:
-            status.append(f"\n{note}", "italic dim")
+            status.append(f"\n{visible(note)}", "italic dim")
         self._status(status)
         if self._open_when_done:
             self._open_when_done = False
@@ -156,7 +157,7 @@ class SearchScreen(CatDocScreen):
         try:
             where = self.service.locate_entity(hit.id)
         except CatDocError as error:
-            self.notify(error.message, severity="warning")
+            self.notify(visible(error.message), severity="warning", markup=False)
             return
         self.catdoc.open(Ref(where.kind, where.id))
 

@@ -17,6 +17,7 @@ from catdoc.errors import CatDocError
 from catdoc.service import CatDoc
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
+from catdoc.visible import visible
 
 LIMIT = 20
 
@@ -40,11 +41,11 @@ class ObjectIdSuggester(Suggester):
 
 def path_prompt(number: int, path: r.TracePath) -> Text:
     steps = "identity" if path.length == 0 else f"{path.length} step{'s' * (path.length != 1)}"
-    text = Text.assemble((f"{number}", "bold"), (f" · {steps}\n", "dim"), path.nodes[0])
+    text = Text.assemble((f"{number}", "bold"), (f" · {steps}\n", "dim"), visible(path.nodes[0]))
     for hop in path.hops:
         arrow = f" ─{hop.id}⇒ " if hop.kind == "functor" else f" ─{hop.label}→ "
-        text.append(arrow, "magenta" if hop.kind == "functor" else "cyan")
-        text.append(hop.target)
+        text.append(visible(arrow), "magenta" if hop.kind == "functor" else "cyan")
+        text.append(visible(hop.target))
     return text
 
 
@@ -111,34 +112,34 @@ class TraceScreen(CatDocScreen):
             self.result = None
             paths.clear_options()
             self._show_steps(None)
-            self._status(Text(str(error), "red"))
+            self._status(Text(visible(str(error), lines=True), "red"))
             return
         result = self.result
         paths.set_options(Option(path_prompt(n, p)) for n, p in enumerate(result.paths, start=1))
         if result.found:
             more = " (more exist; the shortest are shown)" if result.truncated else ""
             count = len(result.paths)
-            self._status(Text(f"{count} path{'s' * (count != 1)} from {source} to {target}{more}"))
+            found = f"{count} path{'s' * (count != 1)} from {source} to {target}{more}"
+            self._status(Text(visible(found)))
             paths.highlighted = 0
             paths.focus()
         else:
-            self._status(
-                Text(f"No path from {source} to {target} (morphisms or functors).", "yellow")
-            )
+            none = f"No path from {source} to {target} (morphisms or functors)."
+            self._status(Text(visible(none), "yellow"))
         self._show_steps(result.paths[0] if result.paths else None)
 
     def _show_steps(self, path: r.TracePath | None) -> None:
         steps = self.query_one("#trace-steps", OptionList)
         items: list[tuple[Text, Ref]] = []
         if path is not None:
-            items.append((Text(path.nodes[0], "bold"), Ref("object", path.nodes[0])))
+            items.append((Text(visible(path.nodes[0]), "bold"), Ref("object", path.nodes[0])))
             for hop in path.hops:
                 kind = "functor" if hop.kind == "functor" else "morphism"
                 arrow = "⇒" if hop.kind == "functor" else "→"
-                step = Text(f"  ─{hop.label}{arrow}  ", "dim")
-                step.append(f"{kind} {hop.id}", "italic")
+                step = Text(visible(f"  ─{hop.label}{arrow}  "), "dim")
+                step.append(visible(f"{kind} {hop.id}"), "italic")
                 items.append((step, Ref(kind, hop.id)))
-                items.append((Text(hop.target, "bold"), Ref("object", hop.target)))
+                items.append((Text(visible(hop.target), "bold"), Ref("object", hop.target)))
         steps.set_options(Option(label) for label, _ in items)
         steps.highlighted = 0 if items else None
         self._steps = [ref for _, ref in items]

@@ -13,6 +13,7 @@ from catdoc.errors import CatDocError
 from catdoc.tui.editor import EditTarget, at_location, entity_target
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
+from catdoc.visible import visible
 
 SEVERITY = {
     "error": ("✗ error", "bold red"),
@@ -62,7 +63,16 @@ class ValidationScreen(CatDocScreen):
         table.focus()
 
     def project_changed(self) -> None:
-        report = self.service.validate()
+        try:
+            report = self.service.validate()
+        except CatDocError as error:  # the files broke since the last look
+            self.findings = []
+            self.query_one("#findings", DataTable).clear()
+            self.query_one("#validation-summary", Static).update(
+                Text(visible(error.message, lines=True), "red")
+            )
+            self.catdoc.show_problem(error)
+            return
         self.findings = [*report.errors, *report.warnings, *report.infos]
         s = report.summary
         summary = Text()
@@ -93,9 +103,9 @@ class ValidationScreen(CatDocScreen):
             label, style = SEVERITY[finding.severity]
             table.add_row(
                 Text(label, style),
-                Text(finding.code),
-                Text(_subject(finding), overflow="ellipsis", no_wrap=True),
-                Text(finding.message.splitlines()[0] if finding.message else ""),
+                Text(visible(finding.code)),
+                Text(visible(_subject(finding)), overflow="ellipsis", no_wrap=True),
+                Text(visible(finding.message.splitlines()[0] if finding.message else "")),
                 key=str(index),
             )
         if self.findings:
@@ -109,10 +119,10 @@ class ValidationScreen(CatDocScreen):
             return
         finding = self.findings[index]
         label, style = SEVERITY[finding.severity]
-        text = Text.assemble((label, style), "  ", (finding.code, "bold"))
+        text = Text.assemble((label, style), "  ", (visible(finding.code), "bold"))
         if finding.location:
-            text.append(f"  {finding.location}", "dim")
-        text.append(f"\n{finding.message}")
+            text.append(f"  {visible(finding.location)}", "dim")
+        text.append(f"\n{visible(finding.message, lines=True)}")
         context = [
             (name, value)
             for name, value in (
@@ -125,10 +135,10 @@ class ValidationScreen(CatDocScreen):
         if finding.ids or context:
             text.append("\n")
             text.append("ids ", "dim")
-            text.append(", ".join(finding.ids))
+            text.append(visible(", ".join(finding.ids)))
             for name, value in context:
                 text.append(f"  {name} ", "dim")
-                text.append(value)
+                text.append(visible(value))
         detail.update(text)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -16,6 +16,7 @@ from catdoc.errors import CatDocError
 from catdoc.project import resolve_inside
 from catdoc.service import CatDoc
 from catdoc.tui.refs import Ref
+from catdoc.visible import visible
 
 KIND_TITLES = {
     "category": "category",
@@ -39,7 +40,7 @@ def meta_line(pairs: Iterable[tuple[str, object]]) -> Text:
             value = ", ".join(str(v) for v in value)
         elif isinstance(value, dict):
             value = ", ".join(f"{k}={v}" for k, v in value.items())
-        text.append(str(value), "bold")
+        text.append(visible(str(value)), "bold")
     return text
 
 
@@ -107,7 +108,8 @@ class DocumentView(Vertical):
             }[ref.kind]
             show(ref.id)
         except CatDocError as exc:
-            self._fill(Text(ref.id, "bold"), Text(KIND_TITLES[ref.kind]), "Problem", text=str(exc))
+            title = Text(visible(ref.id), "bold")
+            self._fill(title, Text(KIND_TITLES[ref.kind]), "Problem", text=str(exc))
             self._set_links("Links", [])
 
     def is_stale(self) -> bool:
@@ -132,17 +134,21 @@ class DocumentView(Vertical):
         markdown: str | None = None,
         text: str | Text | None = None,
     ) -> None:
+        """Show one entity; `markdown`, a plain `text` and the body title come from the
+        project's files, so their control characters are escaped here."""
         self.query_one("#doc-title", Static).update(title)
         self.query_one("#doc-meta", Static).update(meta)
         body = self.query_one("#doc-body", VerticalScroll)
-        body.border_title = body_title
+        body.border_title = Text(visible(body_title))
         body.scroll_home(animate=False)
         view_md = self.query_one("#doc-markdown", Markdown)
         view_text = self.query_one("#doc-text", Static)
         view_md.display = markdown is not None
         view_text.display = markdown is None
         if markdown is not None:
-            view_md.update(markdown)
+            view_md.update(visible(markdown, lines=True))
+        elif isinstance(text, str):
+            view_text.update(Text(visible(text, lines=True)))
         else:
             view_text.update(text or "")
 
@@ -182,10 +188,10 @@ class DocumentView(Vertical):
         )
         if obj.summary:
             meta.append("\n")
-            meta.append(obj.summary, "italic")
+            meta.append(visible(obj.summary, lines=True), "italic")
         body_title = obj.path or ("inline content" if obj.content is not None else "no document")
         if obj.content_error:
-            self._fill(title, meta, body_title, text=Text(obj.content_error, "red"))
+            self._fill(title, meta, body_title, text=Text(visible(obj.content_error), "red"))
         elif obj.content is None:
             note = "This object has neither a document path nor inline content."
             self._fill(title, meta, body_title, text=Text(note, "dim"))
@@ -327,18 +333,18 @@ below a document and **Enter** to jump to the other end.
 
 
 def _title(name: str, kind: str, ident: str) -> Text:
-    title = Text(name, "bold")
+    title = Text(visible(name), "bold")
     title.append(f"  {kind}", "dim italic")
     if name != ident:
-        title.append(f"  {ident}", "dim")
+        title.append(f"  {visible(ident)}", "dim")
     return title
 
 
 def _link(arrow: str, label: str, ident: str, title: str | None = None) -> Text:
     text = Text(f"{arrow} ", "bold")
     if label:
-        text.append(f"{label}  ", "italic")
-    text.append(ident)
+        text.append(f"{visible(label)}  ", "italic")
+    text.append(visible(ident))
     if title and title != ident:
-        text.append(f"  {title}", "dim")
+        text.append(f"  {visible(title)}", "dim")
     return text

@@ -7,6 +7,7 @@ from textual.widgets import DataTable
 
 from catdoc import results as r
 from catdoc.tui.widgets.document import path_text
+from catdoc.visible import visible
 
 MARKS = {
     "ok": ("✓", "green"),
@@ -41,8 +42,8 @@ class MappingTable(DataTable[Text]):
             value = "(missing)" if entry.status == "missing" else path_text(entry.value)
             self.add_row(
                 Text(mark, style),
-                Text(entry.key, style if entry.status != "ok" else ""),
-                Text(value, "dim" if entry.value is None else ""),
+                Text(visible(entry.key), style if entry.status != "ok" else ""),
+                Text(visible(value), "dim" if entry.value is None else ""),
                 key=entry.key,
             )
 

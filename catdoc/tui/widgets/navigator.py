@@ -18,6 +18,7 @@ from catdoc import results as r
 from catdoc.errors import CatDocError
 from catdoc.service import CatDoc
 from catdoc.tui.refs import Ref
+from catdoc.visible import visible
 
 PAGE = 200
 """Objects or morphisms loaded per tree node; larger groups are split into page nodes."""
@@ -148,13 +149,15 @@ class Navigator(Tree[NavData]):
         elif data.kind == "functors":
             for fun in self._functors:
                 label = Text.assemble(
-                    fun.name, (f"  {fun.source_category} → {fun.target_category}", "dim")
+                    visible(fun.name),
+                    (visible(f"  {fun.source_category} → {fun.target_category}"), "dim"),
                 )
                 node.add_leaf(label, NavData("functor", fun.id))
         elif data.kind == "naturalTransformations":
             for nat in self._nats:
                 label = Text.assemble(
-                    nat.name, (f"  {nat.source_functor} ⇒ {nat.target_functor}", "dim")
+                    visible(nat.name),
+                    (visible(f"  {nat.source_functor} ⇒ {nat.target_functor}"), "dim"),
                 )
                 node.add_leaf(label, NavData("naturalTransformation", nat.id))
 
@@ -172,7 +175,7 @@ class Navigator(Tree[NavData]):
 
     def _add_category(self, parent: Node, cid: str) -> None:
         summary = self._categories[cid]
-        label = Text(summary.name, "bold")
+        label = Text(visible(summary.name), "bold")
         has_children = bool(summary.children or summary.object_count or summary.morphism_count)
         parent.add(label, NavData("category", cid), allow_expand=has_children)
 
@@ -180,15 +183,16 @@ class Navigator(Tree[NavData]):
         if kind == "objects":
             objects = self.service.list_objects(category=category, limit=PAGE, offset=offset)
             for obj in objects.items:
-                label = Text(obj.title)
+                label = Text(visible(obj.title))
                 if obj.title != obj.id:
-                    label.append(f"  {obj.id}", "dim")
+                    label.append(f"  {visible(obj.id)}", "dim")
                 node.add_leaf(label, NavData("object", obj.id))
         else:
             morphisms = self.service.list_morphisms(category=category, limit=PAGE, offset=offset)
             for mor in morphisms.items:
                 label = Text.assemble(
-                    (mor.name, "italic"), (f"  {mor.source} → {mor.target}", "dim")
+                    (visible(mor.name), "italic"),
+                    (visible(f"  {mor.source} → {mor.target}"), "dim"),
                 )
                 node.add_leaf(label, NavData("morphism", mor.id))
 
@@ -197,7 +201,7 @@ class Navigator(Tree[NavData]):
             self.ensure_loaded(event.node)
         except CatDocError as error:  # the files broke since the last check; the app shows why
             self._loaded.discard(event.node.id)
-            self.notify(error.message, severity="error")
+            self.notify(visible(error.message), severity="error", markup=False)
 
     # ------------------------------------------------------------------ revealing
     def reveal(self, ref: Ref) -> bool:
