@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml.comments import CommentedMap
+
 from catdoc.edit.entries import EntryFile
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest
 from catdoc.model import DocObject, PathSpec, as_path
@@ -236,6 +238,29 @@ def missing(kind: str, ident: str, existing: Iterable[str]) -> CatDocError:
         f"Use an existing {kind.lower()} id.",
         closest(str(ident), existing),
     )
+
+
+def in_use(what: str, uses: list[Any]) -> CatDocError:
+    """The refusal to remove something still used; `uses` are descriptions or (description,
+    remover) pairs."""
+    described = [use[0] if isinstance(use, tuple) else use for use in uses]
+    more = f" and {len(described) - 10} more" if len(described) > 10 else ""
+    return CatDocError(
+        IN_USE,
+        f"{what} is still used by {', '.join(described[:10])}{more}; nothing was removed.",
+        "Remove those first, or pass cascade (MCP) / --cascade (CLI) to remove them too.",
+    )
+
+
+def new_entry(ident: str, name: str | None, **fields: Any) -> CommentedMap:
+    """A new model entry: `id`, then `name` when given, then the fields in the order given."""
+    node = CommentedMap()
+    node["id"] = ident
+    if name is not None:
+        node["name"] = name
+    for key, value in fields.items():
+        node[key] = value
+    return node
 
 
 def only_fields(fields: Mapping[str, Any], allowed: tuple[str, ...], kind: str) -> None:

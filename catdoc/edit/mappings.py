@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ruamel.yaml.comments import CommentedMap
-
 from catdoc.edit.base import (
     IN_USE,
     EditBase,
+    new_entry,
 )
 from catdoc.edit.nodes import (
     flow_map,
@@ -54,14 +53,14 @@ class MappingOperations(EditBase):
                     "Give both categories.",
                 )
             self._check_new_id("functor", functor_id, self._index.functors)
-            node = CommentedMap()
-            node["id"] = functor_id
-            if name is not None:
-                node["name"] = name
-            node["sourceCategory"] = source_category
-            node["targetCategory"] = target_category
-            node["objectMapping"] = flow_map()
-            node["morphismMapping"] = flow_map()
+            node = new_entry(
+                functor_id,
+                name,
+                sourceCategory=source_category,
+                targetCategory=target_category,
+                objectMapping=flow_map(),
+                morphismMapping=flow_map(),
+            )
             rel = self._target_file(file)
             self._file(rel).append("functors", node)
             self._index.functors[functor_id] = (source_category, target_category)
@@ -199,13 +198,13 @@ class MappingOperations(EditBase):
             )
         if not exists:
             self._check_new_id("natural transformation", nat_id, self._index.nats)
-            node = CommentedMap()
-            node["id"] = nat_id
-            if name is not None:
-                node["name"] = name
-            node["sourceFunctor"] = source_functor
-            node["targetFunctor"] = target_functor
-            node["components"] = flow_map()
+            node = new_entry(
+                nat_id,
+                name,
+                sourceFunctor=source_functor,
+                targetFunctor=target_functor,
+                components=flow_map(),
+            )
             rel = self._target_file(file)
             self._file(rel).append("naturalTransformations", node)
             self._index.nats[nat_id] = (source_functor, target_functor)

@@ -16,7 +16,9 @@ from catdoc.edit.base import (
     MorphismEnds,
     check_object_fields,
     fresh_id,
+    in_use,
     missing,
+    new_entry,
     only_fields,
     slug,
 )
@@ -184,14 +186,7 @@ class ObjectOperations(EditBase):
         ]
         uses = self._object_uses(object_id)
         if (morphisms or uses) and not cascade:
-            described = [f"morphism {m}" for m in morphisms] + [u for u, _ in uses]
-            raise CatDocError(
-                IN_USE,
-                f"Object {object_id!r} is still used by {', '.join(described[:10])}"
-                + (f" and {len(described) - 10} more" if len(described) > 10 else "")
-                + "; nothing was removed.",
-                "Remove those first, or pass cascade (MCP) / --cascade (CLI) to remove them too.",
-            )
+            raise in_use(f"Object {object_id!r}", [f"morphism {m}" for m in morphisms] + uses)
         for mor_id in morphisms:
             self.remove_morphism(mor_id, cascade=True)
         for _, drop in self._object_uses(object_id):
@@ -267,12 +262,7 @@ class ObjectOperations(EditBase):
         if morphism_id is None:
             morphism_id = fresh_id(slug(f"{source}-{name or 'to'}-{target}"), self._index.morphisms)
         self._check_new_id("morphism", morphism_id, self._index.morphisms)
-        node = CommentedMap()
-        node["id"] = morphism_id
-        if name is not None:
-            node["name"] = name
-        node["source"] = source
-        node["target"] = target
+        node = new_entry(morphism_id, name, source=source, target=target)
         if meta:
             node["metadata"] = to_yaml(meta)
         list_in(self._category_node(category_id), "morphisms").append(node)
@@ -286,14 +276,7 @@ class ObjectOperations(EditBase):
         mor = self._need_morphism(morphism_id)
         uses = self._morphism_uses(morphism_id, mor.category)
         if uses and not cascade:
-            described = [u for u, _ in uses]
-            raise CatDocError(
-                IN_USE,
-                f"Morphism {morphism_id!r} is still used by {', '.join(described[:10])}"
-                + (f" and {len(described) - 10} more" if len(described) > 10 else "")
-                + "; nothing was removed.",
-                "Remove those first, or pass cascade (MCP) / --cascade (CLI) to remove them too.",
-            )
+            raise in_use(f"Morphism {morphism_id!r}", uses)
         for _, drop in uses:
             drop()
         cat = self._category_node(mor.category)
