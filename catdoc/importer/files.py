@@ -201,12 +201,8 @@ def _walk(
         for name in sorted(filenames):
             if name.startswith("."):
                 continue
-            path = Path(current) / name
-            try:
-                file = resolve_inside(root, path)
-            except CatDocError:
-                rel = path.relative_to(root).as_posix()
-                skipped[rel] = _skip(rel, "a symbolic link that leads outside the project.")
+            file = _inside(root, Path(current) / name, skipped)
+            if file is None:
                 continue
             rel = file.relative_to(root).as_posix()
             if file.suffix.lower() in DOCUMENT_SUFFIXES:
