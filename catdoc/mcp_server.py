@@ -281,11 +281,11 @@ def build_server(
     leaves out every tool that writes. Clients are told when the model changes."""
     from catdoc.mcp_changes import ChangeAnnouncer
     from catdoc.mcp_tools import register_tools
-    from catdoc.mcp_write_tools import register_write_tools
+    from catdoc.mcp_write_tools import EDITING_INSTRUCTIONS, register_write_tools
 
     changes = ChangeAnnouncer(svc)
 
-    instructions = INSTRUCTIONS
+    instructions = INSTRUCTIONS if read_only else INSTRUCTIONS + EDITING_INSTRUCTIONS
     if dashboard_url:
         instructions += (
             f" A browser dashboard of this project runs at {dashboard_url} (graph, documents, "

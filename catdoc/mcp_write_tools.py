@@ -32,6 +32,15 @@ WRITE_TOOLS = (
     "catdoc_upsert_natural_transformation",
 )
 
+EDITING_INSTRUCTIONS = """ \
+To change the model: catdoc_upsert_object (a document, with its text), catdoc_add_morphism \
+(a link inside one category), catdoc_set_mapping (links across categories, under a functor), \
+catdoc_set_component, catdoc_upsert_category / _functor / _natural_transformation, \
+catdoc_rename, catdoc_remove_object / _morphism. Pass the `version` of your last read as \
+expectedVersion (CONFLICT: the model changed, read again); BUSY: another writer, retry. A \
+refused edit writes nothing; every answer lists the findings about what it touched.\
+"""
+
 ExpectedVersion = Annotated[
     str | None,
     Field(

@@ -62,6 +62,7 @@ async def test_write_tools_are_listed_with_honest_annotations(client: Client) ->
         assert "use" in tool.description.lower(), name
         assert tool.output_schema and "version" in tool.output_schema["properties"], name
     assert "catdoc_set_mapping" in tools["catdoc_add_morphism"].description
+    assert client.instructions and "expectedVersion" in client.instructions
 
 
 async def test_read_only_server_lists_no_write_tool(root: Path) -> None:
@@ -70,6 +71,7 @@ async def test_read_only_server_lists_no_write_tool(root: Path) -> None:
         assert not READ_ONLY_LEFT_OUT & set(tools)
         assert all(t.annotations and t.annotations.read_only_hint for t in tools.values())
         assert "catdoc_context" in tools
+        assert "expectedVersion" not in (client.instructions or "")
         error = error_of(await client.call_tool("catdoc_upsert_category", {"categoryId": "x"}))
         assert error["code"] == "NOT_FOUND"
 
