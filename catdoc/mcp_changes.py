@@ -15,6 +15,7 @@ sends `notifications/resources/list_changed` and `notifications/resources/update
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,6 +25,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.lowlevel import NotificationOptions
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated
@@ -68,6 +70,11 @@ class ChangeAnnouncer:
         """Hook into an `MCPServer`: watch every request, serve legacy resource subscriptions.
         (Its `lifespan` and `subscriptions` are passed to the constructor: see `build_server`.)"""
         low = server._lowlevel_server
+        # Handshake-era capabilities take `listChanged` from the options given when the
+        # connection starts, and every runner asks this method for them without any.
+        low.create_initialization_options = functools.partial(
+            low.create_initialization_options, NotificationOptions(resources_changed=True)
+        )
         low.middleware.append(self.middleware)
         low.add_request_handler("resources/subscribe", SubscribeRequestParams, self._subscribe)
         low.add_request_handler(

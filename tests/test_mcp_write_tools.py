@@ -397,7 +397,8 @@ async def test_handshake_clients_are_told_of_edits_and_outside_changes(root: Pat
     server = build_server(CatDoc(root))
     async with Client(server, mode="legacy", message_handler=inbox) as client:
         caps = client.session.server_capabilities
-        assert caps is not None and caps.resources is not None and caps.resources.subscribe
+        assert caps is not None and caps.resources is not None
+        assert caps.resources.subscribe and caps.resources.list_changed
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             await client.subscribe_resource("catdoc://objects/req-new")
