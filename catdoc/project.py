@@ -2,7 +2,8 @@
 
 Reading uses yaml-rs (a Rust parser, ~15x faster than PyYAML's C loader on large models). It
 gives no node positions, so `file:line` is found lazily, only for entities a finding names, from
-a one-pass index of the `id:` lines of the file.
+a one-pass index of the `id:` lines of the file; load errors get theirs from `catdoc.yaml_lines`.
+Size, nesting and integer bounds, and merge keys, are in `catdoc.yaml_source`.
 """
 
 from __future__ import annotations

@@ -138,8 +138,12 @@ def _decode_error(text: str, rel: str, detail: str) -> CatDocError:
             "Remove or rename one of the two keys (merge them into one entry if both are meant).",
         )
     if "tag" in detail.lower():
-        tag = re.search(r"'([^']*)'", detail)
+        tag = re.search(r"'(!![^']*)'", detail)
         line = yaml_lines.tagged(text, tag.group(1) if tag else "")
+        if "invalid tag" not in detail.lower():
+            return load_error(
+                f"{rel}:{line}", f"{reason}.", "Fix the value, or remove the tag in front of it."
+            )
         return load_error(
             f"{rel}:{line}",
             f"{reason}. CatDoc reads plain YAML data only; language-specific tags "
@@ -226,7 +230,11 @@ def check_values(value: Any, level: int) -> str | None:
 def value_error(text: str, rel: str, problem: str) -> CatDocError:
     """The LOAD_ERROR for a value `check_values` (or pydantic, for an integer) refused."""
     if problem == "depth":
-        return _nesting_error(rel, yaml_lines.too_deep(text, MAX_NESTING) or 1)
+        try:
+            line = yaml_lines.too_deep(text, MAX_NESTING) or 1
+        except yaml_lines.SyntaxProblem as syntax:
+            line = syntax.line
+        return _nesting_error(rel, line)
     line = yaml_lines.huge_integer(text, MAX_INT_DIGITS)
     return load_error(
         f"{rel}:{line}",
