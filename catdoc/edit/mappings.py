@@ -150,8 +150,8 @@ class MappingOperations(EditBase):
         changed = set_entries(node, "morphismMapping", morphisms) or changed
         if changed:
             detail = ", ".join(
-                [f"{k} ↦ {v}" for k, v in objects.items()]
-                + [f"{k} ↦ {v}" for k, v in morphisms.items()]
+                [_entry_change(k, v) for k, v in objects.items()]
+                + [_entry_change(k, v) for k, v in morphisms.items()]
             )
             self._note("functor", functor_id, "updated", detail[:500])
 
@@ -251,5 +251,10 @@ class MappingOperations(EditBase):
                     f"Natural transformation {nat_id}: component at {obj}",
                 )
         if set_entries(self._nat_node(nat_id), "components", dict(components)):
-            detail = ", ".join(f"{k} ↦ {v}" for k, v in components.items())
+            detail = ", ".join(_entry_change(k, v) for k, v in components.items())
             self._note("natural transformation", nat_id, "updated", detail[:500])
+
+
+def _entry_change(key: str, value: PathSpec | None) -> str:
+    """How a change of one mapping entry or component reads: `a ↦ b`, or `a removed`."""
+    return f"{key} removed" if value is None else f"{key} ↦ {value}"
