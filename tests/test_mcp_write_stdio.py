@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import get_default_environment
@@ -159,3 +160,21 @@ async def test_read_only_server_offers_no_write_tool(project: Path) -> None:
         names = {tool.name for tool in (await client.list_tools()).tools}
     assert "catdoc_show_object" in names and "catdoc_context" in names
     assert not names & {*WRITE_TOOLS, "catdoc_init", "catdoc_import_document"}
+
+
+async def test_a_stdio_client_hears_of_a_file_saved_by_hand(project: Path) -> None:
+    async with (
+        Client(server(project)) as client,
+        client.listen(
+            resources_list_changed=True, resource_subscriptions=["catdoc://graph"]
+        ) as events,
+    ):
+        model = project / ".catdoc" / "categories" / "tests.yaml"
+        model.write_text(model.read_text().replace("Samir Haddad", "S. Haddad"))
+        heard: list[str] = []
+        with anyio.fail_after(20):
+            async for event in events:
+                heard.append(type(event).__name__)
+                if "ResourceUpdated" in heard:
+                    break
+        assert "ResourcesListChanged" in heard
