@@ -174,6 +174,8 @@ def _resolve_merges(data: Any, text: str, rel: str) -> Any:
         elif isinstance(node, list):
             stack.extend((v, (*path, i)) for i, v in enumerate(node))
     for node, path in reversed(order):
+        if _MERGE not in node:
+            continue  # the same mapping reached twice (an alias parsed as a shared object)
         sources = node.pop(_MERGE)
         if isinstance(sources, dict):
             sources = [sources]
