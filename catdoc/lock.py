@@ -7,6 +7,7 @@ bounded time, then gets `BUSY` and has written nothing.
 
 from __future__ import annotations
 
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from catdoc.errors import BUSY, IO_ERROR, CatDocError
+from catdoc.errors import BUSY, IO_ERROR, PATH_OUTSIDE_PROJECT, CatDocError
 
 LOCK_NAME = "lock"
 DEFAULT_TIMEOUT = 10.0
@@ -36,6 +37,7 @@ def held_here(root: Path) -> bool:
 @contextmanager
 def project_lock(root: Path, timeout: float = DEFAULT_TIMEOUT) -> Iterator[None]:
     """Hold the exclusive lock of the project at `root` (a lock file under `.catdoc/`)."""
+    _refuse_planted(root)
     # A fresh, non-thread-local lock object per use: two threads of one process then exclude
     # each other exactly like two processes do (flock is per open file description).
     lock = FileLock(lock_path(root), timeout=timeout, thread_local=False, is_singleton=False)
@@ -64,6 +66,25 @@ def project_lock(root: Path, timeout: float = DEFAULT_TIMEOUT) -> Iterator[None]
     finally:
         roots.discard(root)
         lock.release()
+
+
+def _refuse_planted(root: Path) -> None:
+    """The lock file is opened for writing (and truncated): a symlink or special file planted
+    in its place, e.g. committed to a repository, must not lead that write anywhere."""
+    path = lock_path(root)
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise CatDocError(IO_ERROR, f"Cannot check {path}: {exc.strerror}.") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise CatDocError(
+            PATH_OUTSIDE_PROJECT,
+            f"{path} is not a regular file (a symlink or special file); CatDoc will not write "
+            "through it.",
+            "Delete it: it is CatDoc's lock file and is created again when needed.",
+        )
 
 
 __all__ = ["DEFAULT_TIMEOUT", "held_here", "lock_path", "project_lock"]

@@ -218,6 +218,16 @@ def test_a_second_writer_gets_busy_and_writes_nothing(root: Path) -> None:
     assert snapshot(root) == before
 
 
+def test_a_planted_lock_symlink_is_never_written_through(root: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (root / ".catdoc" / "lock").symlink_to(victim)
+    with pytest.raises(CatDocError) as info:
+        CatDoc(root).upsert_object("requirements", "req-new", {"title": "x"})
+    assert info.value.code == PATH_OUTSIDE_PROJECT
+    assert victim.read_text() == "precious"
+
+
 def test_parallel_writers_in_threads_lose_nothing(root: Path) -> None:
     errors: list[BaseException] = []
 
