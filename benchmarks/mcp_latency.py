@@ -53,6 +53,7 @@ def calls_for(manifest: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         ("catdoc_validate_functor", {"functorId": "req-to-spec"}),
         ("catdoc_validate_natural_transformation", {"id": "req-to-spec-upgrade"}),
         ("catdoc_trace", {"sourceId": source, "targetId": target}),
+        ("catdoc_context", {"objectId": "req-00042", "depth": 3}),
         ("catdoc_list_functors", {}),
         ("catdoc_show_functor", {"functorId": "req-to-spec"}),
         ("catdoc_list_natural_transformations", {}),
