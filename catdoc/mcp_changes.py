@@ -137,7 +137,14 @@ class ChangeAnnouncer:
             await self.check()
 
     async def check(self) -> None:
-        """Announce the change if the model's version moved since the last look."""
+        """Announce the change if the model's version moved since the last look. Never raises:
+        a failure here must not fail the tool call it follows nor end the connection."""
+        try:
+            await self._check()
+        except Exception:
+            logger.exception("Could not tell clients about a model change; serving on.")
+
+    async def _check(self) -> None:
         async with self._lock:
             project = await anyio.to_thread.run_sync(self._current)
             if project is None or project.version == self._version:

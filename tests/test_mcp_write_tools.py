@@ -514,3 +514,18 @@ async def test_hints_name_tools_and_arguments(tmp_path: Path, root: Path) -> Non
             client, "catdoc_import_document", filePath="docs/fresh.md", category="requirements"
         )
         assert "(MCP: catdoc_validate)" in fresh["items"][0]["reason"]
+
+
+async def test_a_failing_announcement_fails_no_call(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catdoc.mcp_changes import ChangeAnnouncer
+
+    async def broken(self: ChangeAnnouncer, uris: list[str]) -> None:
+        raise RuntimeError("no way to tell")
+
+    monkeypatch.setattr(ChangeAnnouncer, "_announce", broken)
+    async with Client(build_server(CatDoc(root)), mode="legacy") as client:
+        made = await call(client, "catdoc_upsert_category", categoryId="runbooks")
+        assert made["outcome"] == "created"
+        assert (await call(client, "catdoc_list_categories"))["total"] == 3
