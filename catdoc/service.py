@@ -12,7 +12,14 @@ from catdoc import results as r
 from catdoc.errors import LOAD_ERROR, VALIDATION_ERROR, CatDocError, not_found
 from catdoc.model import Category, DocObject, Functor, Morphism, NaturalTransformation, as_path
 from catdoc.paging import MAX_LIMIT, check_page
-from catdoc.project import Project, find_root, load_config, load_project, stamp
+from catdoc.project import (
+    Project,
+    find_root,
+    load_config,
+    load_project,
+    resolve_inside,
+    stamp,
+)
 from catdoc.service_edits import EditOperations
 
 T = TypeVar("T")
@@ -336,6 +343,18 @@ class CatDoc(EditOperations):
             images=images,
             location=project.locate(obj),
         )
+
+    def document_stamp(self, object_id: str) -> tuple[int, int] | None:
+        """(mtime_ns, size) of the object's document file, for faces that watch it; None when
+        it has no readable file."""
+        obj = self.project().object_by_id.get(object_id)
+        if obj is None or not obj.path:
+            return None
+        try:
+            info = resolve_inside(self.root, obj.path).stat()
+        except (CatDocError, OSError):
+            return None
+        return info.st_mtime_ns, info.st_size
 
     # ------------------------------------------------------------------ morphisms
     def list_morphisms(

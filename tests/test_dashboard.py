@@ -171,3 +171,31 @@ async def test_without_dashboard_nothing_is_recorded_or_advertised(root: Path) -
         assert "dashboard" not in (connected.instructions or "")
         await connected.call_tool("catdoc_list_categories", {})
     assert server.activity is None
+
+
+def test_restructuredtext_is_rendered_and_cleaned() -> None:
+    from catdoc.web.render import document_html
+
+    text = (
+        "Title\n=====\n\nSome *emphasis* and a `link <https://example.org>`_.\n\n"
+        ".. raw:: html\n\n   <script>alert(1)</script>\n\n"
+        "`bad <javascript:alert(1)>`_\n\n.. include:: /etc/passwd\n"
+    )
+    html = str(document_html(text, "docs/a.rst"))
+    assert "<em>emphasis</em>" in html
+    assert 'href="https://example.org"' in html
+    assert "<script" not in html and "javascript:" not in html
+    assert "root:" not in html
+
+
+def test_an_object_page_notices_its_own_document_changing(root: Path) -> None:
+    from catdoc.web.app import project_token
+
+    svc = CatDoc(root)
+    obj = svc.show_object("req-checkout")
+    assert obj.path
+    before = project_token(svc, obj.id)
+    assert project_token(svc) == project_token(svc)  # stable while nothing changes
+    document = root / obj.path
+    document.write_text(document.read_text() + "\nOne more line.\n")
+    assert project_token(svc, obj.id) != before

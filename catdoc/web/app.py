@@ -85,10 +85,13 @@ class LocalOnly:
         await self.app(scope, receive, send_secured)
 
 
-def project_token(svc: CatDoc) -> str:
-    """A short fingerprint of the project's files; a page compares it to notice a change."""
+def project_token(svc: CatDoc, watch: str | None = None) -> str:
+    """A short fingerprint of the project's files (and of the document of the object `watch`,
+    on its page); a page compares it to notice a change."""
     try:
         state = repr(stamp(svc.root))
+        if watch:
+            state += repr(svc.document_stamp(watch))
     except CatDocError as exc:
         state = exc.code
     return hashlib.sha1(state.encode(), usedforsecurity=False).hexdigest()[:16]
@@ -130,7 +133,7 @@ class Site:
         html = self.env.get_template(template).render(
             request=request,
             project_name=project_name,
-            token=project_token(self.svc),
+            token=project_token(self.svc, context.get("watch")),
             activity=self.activity is not None,
             calls=calls,
             after=self.activity.last_seq if self.activity else 0,
@@ -143,6 +146,7 @@ class Site:
         """Server-sent events: `change` when the project's files differ from the page's token,
         `activity` for each tool call after the page's last one."""
         seen = request.query_params.get("token", "")
+        watch = request.query_params.get("watch") or None
         try:
             after = int(request.query_params.get("after", "0"))
         except ValueError:
@@ -151,7 +155,7 @@ class Site:
         async def stream() -> AsyncIterator[dict[str, str]]:
             nonlocal seen, after
             while True:
-                token = project_token(self.svc)
+                token = project_token(self.svc, watch)
                 if token != seen:
                     seen = token
                     yield {"event": "change", "data": token}

@@ -128,6 +128,7 @@ class Pages:
         return {
             "title": detail.title,
             "obj": detail,
+            "watch": detail.id,
             "document": html,
             "titles": {
                 ident: self.title(ident)

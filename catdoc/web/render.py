@@ -1,12 +1,15 @@
-"""Text to safe HTML: documents (Markdown with raw HTML off; anything else as escaped text) and
-search snippets (their «marks» become <mark>). Nothing a document says can reach the page as
-markup: markdown-it escapes inline HTML and refuses `javascript:` links."""
+"""Text to safe HTML: documents (Markdown with raw HTML off, reStructuredText with `raw` and file
+inclusion off and its HTML cleaned by nh3, anything else as escaped text) and search snippets
+(their «marks» become <mark>). Nothing a document says can reach the page as markup:
+markdown-it escapes inline HTML and refuses `javascript:` links; nh3 keeps only harmless tags
+and attributes of docutils' output."""
 
 from __future__ import annotations
 
 from functools import cache
 from urllib.parse import quote
 
+import nh3
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
@@ -29,11 +32,39 @@ def _markdown() -> MarkdownIt:
     )
 
 
+_RST_SETTINGS = {
+    "raw_enabled": False,
+    "file_insertion_enabled": False,
+    "report_level": 5,
+    "halt_level": 5,
+    "traceback": False,
+    "embed_stylesheet": False,
+    "stylesheet_path": "",
+    "input_encoding": "unicode",
+    "doctitle_xform": False,
+}
+
+
+def _rst_html(body: str) -> str | None:
+    """reStructuredText as cleaned HTML, or None when docutils cannot make sense of it."""
+    from docutils.core import publish_parts
+    from docutils.utils import SystemMessage
+
+    try:
+        parts = publish_parts(body, writer="html5", settings_overrides=_RST_SETTINGS)
+    except (SystemMessage, ValueError, RecursionError):
+        return None
+    return nh3.clean(parts["body"], url_schemes={"http", "https", "mailto"})
+
+
 def document_html(text: str, path: str | None) -> Markup:
     """An object's document as HTML; front matter is left out (the page shows it as fields)."""
     body = split_front_matter(text).body
-    if path is None or kind_of(path) == "markdown":
+    kind = "markdown" if path is None else kind_of(path)
+    if kind == "markdown":
         return Markup(_markdown().render(body))
+    if kind == "rst" and (html := _rst_html(body)) is not None:
+        return Markup(html)
     return Markup('<pre class="document-text">') + escape(body) + Markup("</pre>")
 
 

@@ -66,7 +66,8 @@
     var body = document.body;
     var live = document.getElementById("live");
     var query = "?token=" + encodeURIComponent(body.getAttribute("data-token") || "") +
-                "&after=" + encodeURIComponent(body.getAttribute("data-after") || "0");
+                "&after=" + encodeURIComponent(body.getAttribute("data-after") || "0") +
+                "&watch=" + encodeURIComponent(body.getAttribute("data-watch") || "");
     var source = new EventSource("/events" + query);
     source.addEventListener("open", function () { if (live) { live.className = "live on"; } });
     source.addEventListener("error", function () { if (live) { live.className = "live off"; } });
