@@ -127,6 +127,7 @@ class Site:
     ) -> HTMLResponse:
         try:
             project_name = self.svc.root.name
+            project_name = self.svc.project().config.name or project_name
         except CatDocError:
             project_name = "no project"
         calls = self.activity.latest(15) if self.activity else []
