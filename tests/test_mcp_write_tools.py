@@ -529,3 +529,21 @@ async def test_a_failing_announcement_fails_no_call(
         made = await call(client, "catdoc_upsert_category", categoryId="runbooks")
         assert made["outcome"] == "created"
         assert (await call(client, "catdoc_list_categories"))["total"] == 3
+
+
+async def test_an_edit_while_another_writer_holds_the_lock_answers_busy(root: Path) -> None:
+    from catdoc.lock import project_lock
+
+    (root / ".catdoc" / "config.yaml").write_text("edit:\n  lockTimeout: 0.2\n", encoding="utf-8")
+    async with Client(build_server(CatDoc(root))) as client:
+        before = snapshot(root)
+        with project_lock(root, 5):
+            answer = await client.call_tool(
+                "catdoc_upsert_object",
+                {"categoryId": "design", "objectId": "des-x", "content": "# x\n"},
+            )
+        error = error_of(answer)
+        assert error["code"] == "BUSY" and error["hint"]
+        assert snapshot(root) == before
+        done = await call(client, "catdoc_upsert_object", categoryId="design", objectId="des-x")
+        assert done["outcome"] == "created"
