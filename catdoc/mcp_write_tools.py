@@ -72,13 +72,13 @@ CategoryName = Annotated[
     Field(min_length=1, description="Category id, exact name, or alias (e.g. 'requirements')."),
 ]
 
-_RENAME_KINDS = {
-    "objectId": "object",
-    "morphismId": "morphism",
-    "categoryId": "category",
-    "functorId": "functor",
-    "naturalTransformationId": "natural transformation",
-}
+_RENAME_ARGUMENTS = (
+    "objectId",
+    "morphismId",
+    "categoryId",
+    "functorId",
+    "naturalTransformationId",
+)
 
 
 def _given(**fields: Any) -> dict[str, Any]:
@@ -201,7 +201,8 @@ def register_write_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         if len(named) != 1:
             raise CatDocError(
                 VALIDATION_ERROR,
-                f"catdoc_rename needs exactly one of {', '.join(_RENAME_KINDS)}; got {len(named)}.",
+                f"catdoc_rename needs exactly one of {', '.join(_RENAME_ARGUMENTS)}; got "
+                f"{len(named)}.",
                 "Name the entity to rename with one argument, e.g. objectId: 'req-auth'.",
             )
         ((argument, old),) = named.items()
