@@ -5,7 +5,9 @@ Workloads, per project size:
 - `validate CPU (process)`: its user + system CPU time, the wall time of an idle machine;
 - `validate peak RSS`: that process's peak resident memory;
 - `trace (cold)`: the first trace on a freshly loaded project (builds the graph), in process;
-- `trace (warm)` and `list objects (warm)`: repeated calls on a loaded service, in process.
+- `trace (warm)` and `list objects (warm)`: repeated calls on a loaded service, in process;
+- `edit: …`: one write-path transaction each on a loaded service (lock, version check, journaled
+  write, reload, validation of the result), on a copy of the project.
 
 Projects come from `generate.py` and are kept under the work directory between runs.
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -167,6 +170,43 @@ def bench_list(project: Path, size: int, repeat: int) -> list[Row]:
     ]
 
 
+def bench_edit(project: Path, size: int, repeat: int) -> list[Row]:
+    """Edits through the write path on a warm service (lock, version check, journaled write,
+    reload and validation of the result), on a copy of the project: add an object, add a
+    morphism from it, map it under a functor; then the inverse (remove with cascade)."""
+    from catdoc.service import CatDoc
+
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "project"
+        shutil.copytree(project, copy, ignore=shutil.ignore_patterns("cache"))
+        svc = CatDoc(copy)
+        model = svc.project()
+        fun = model.functors[0]
+        source = model.category_by_id[fun.source_category]
+        target = model.category_by_id[fun.target_category].objects[0].id
+        neighbour = source.objects[0].id
+        rows: dict[str, list[float]] = {name: [] for name in _EDITS}
+        for n in range(repeat):
+            new = f"bench-edit-{n}"
+            steps = (
+                lambda new=new: svc.upsert_object(source.id, new, {"title": "Edit benchmark"}),
+                lambda new=new: svc.add_morphism(source.id, new, neighbour, name="bench"),
+                lambda new=new: svc.set_mapping(fun.id, objects={new: target}),
+                lambda new=new: svc.remove_object(new, cascade=True),
+            )
+            for name, step in zip(_EDITS, steps, strict=True):
+                rows[name].append(_timed(step)[0])
+    return [Row(name, size, samples, "s", None) for name, samples in rows.items()]
+
+
+_EDITS = (
+    "edit: add object",
+    "edit: add morphism",
+    "edit: map object",
+    "edit: remove (cascade)",
+)
+
+
 def run(sizes: Sequence[int], repeat: int, workdir: Path, *, seed: int = 0) -> list[Row]:
     rows: list[Row] = []
     for size in sizes:
@@ -174,6 +214,7 @@ def run(sizes: Sequence[int], repeat: int, workdir: Path, *, seed: int = 0) -> l
         rows += bench_validate(project, size, repeat)
         rows += bench_trace(project, size, repeat)
         rows += bench_list(project, size, repeat)
+        rows += bench_edit(project, size, repeat)
     return rows
 
 

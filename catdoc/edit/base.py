@@ -132,6 +132,53 @@ class EditBase:
     def _nat_node(self, nat_id: str) -> Any:
         return self._entry("naturalTransformations", nat_id, self._index.nat_file[nat_id])[1]
 
+    def _item(self, cat_id: str, key: str, item_id: str) -> Any:
+        """An object or morphism node of a category (only it is read, where the file allows)."""
+        rel = self._index.category_file[cat_id]
+        node = self._file(rel).item("categories", cat_id, key, item_id)
+        if node is None:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{rel}: {key[:-1]} {item_id!r} was not found in category {cat_id!r} as loaded.",
+                "The file changed meanwhile; run the command again.",
+            )
+        return node
+
+    def _append_item(self, cat_id: str, key: str, node: Any) -> None:
+        self._file(self._index.category_file[cat_id]).append_item("categories", cat_id, key, node)
+
+    def _remove_item(self, cat_id: str, key: str, item_id: str) -> None:
+        rel = self._index.category_file[cat_id]
+        self._file(rel).remove_item("categories", cat_id, key, item_id)
+
+    def _functor_view(self, fun_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A functor's (object mapping, morphism mapping) as plain data, from its node when this
+        transaction has it out, else from the model as loaded (unchanged then)."""
+        node = self._file(self._index.functor_file[fun_id]).loaded("functors", fun_id)
+        if node is not None:
+            return (
+                {str(k): v for k, v in (node.get("objectMapping") or {}).items()},
+                {str(k): v for k, v in (node.get("morphismMapping") or {}).items()},
+            )
+        fun = self.project.functor_by_id[fun_id]
+        return dict(fun.object_mapping), dict(fun.morphism_mapping)
+
+    def _components_view(self, nat_id: str) -> dict[str, Any]:
+        """A natural transformation's components, as `_functor_view` reads mappings."""
+        rel = self._index.nat_file[nat_id]
+        node = self._file(rel).loaded("naturalTransformations", nat_id)
+        if node is not None:
+            return {str(k): v for k, v in (node.get("components") or {}).items()}
+        return dict(self.project.nat_by_id[nat_id].components)
+
+    def _equations_view(self, cat_id: str) -> list[Any]:
+        """A category's equations, as `_functor_view` reads mappings."""
+        node = self._file(self._index.category_file[cat_id]).loaded("categories", cat_id)
+        if node is not None:
+            return list(node.get("equations") or [])
+        cat = self.project.category_by_id.get(cat_id)
+        return [list(eq) for eq in cat.equations] if cat is not None else []
+
     def _note(self, kind: str, ident: str, action: str, detail: str = "") -> None:
         self.changes.append(Change(kind, ident, action, detail))
         self.touched.add(ident)

@@ -27,6 +27,8 @@ from ruamel.yaml.error import YAMLError
 from catdoc.errors import LOAD_ERROR, CatDocError
 
 SECTIONS = ("categories", "functors", "naturalTransformations")
+ITEM_LISTS = ("objects", "morphisms")
+"""Lists inside a category whose items are edited one by one (a category may hold thousands)."""
 _ITEM_LEAD = re.compile(r"[ ]*-[ ]+")
 
 
@@ -53,6 +55,8 @@ class _Cut:
     ends: list[int]
     indent: int
     ids: list[str | None]
+    subs: list[dict[str, _Cut]] = field(default_factory=list)
+    """Per entry, the cuts of its `objects` and `morphisms` lists (those that can be cut)."""
 
     @property
     def end(self) -> int:
@@ -82,6 +86,26 @@ class _Entry:
 
 
 @dataclass
+class _Item:
+    """An object or morphism handed out from inside a category entry that is not itself out."""
+
+    owner: tuple[str, str]  # (section, entry id)
+    key: str  # "objects" | "morphisms"
+    index: int | None  # position in the list; None for an appended item
+    node: Any
+    removed: bool = False
+    original: Any = None
+
+    def __post_init__(self) -> None:
+        if self.original is None:
+            self.original = _plain(self.node)
+
+    @property
+    def changed(self) -> bool:
+        return self.removed or self.index is None or _plain(self.node) != self.original
+
+
+@dataclass
 class EntryFile:
     """A model file being edited. Entries are handed out as ruamel nodes to change in place;
     `render` gives the new text (None when nothing changed)."""
@@ -93,6 +117,7 @@ class EntryFile:
     _entries: dict[tuple[str, str], _Entry] = field(default_factory=dict)
     _appended: list[_Entry] = field(default_factory=list)
     _removed: bool = False  # an entry was removed from the whole document
+    _items: list[_Item] = field(default_factory=list)
 
     @classmethod
     def open(cls, rel: str, text: str) -> EntryFile:
@@ -104,6 +129,11 @@ class EntryFile:
         return edited
 
     # ------------------------------------------------------------------ reading
+    def loaded(self, section: str, ident: str) -> Any:
+        """The entry's node if it has been handed out (and so may have changed), else None."""
+        found = self._entries.get((section, ident))
+        return None if found is None or found.removed else found.node
+
     def entry(self, section: str, ident: str) -> Any:
         """The entry of `section` whose id is `ident` (the first such), or None."""
         key = (section, ident)
@@ -126,7 +156,104 @@ class EntryFile:
             self._load_whole()
             return self.entry(section, ident)
         self._entries[key] = _Entry(section, index, node)
+        self._merge_items(key, node)
         return node
+
+    def _merge_items(self, owner: tuple[str, str], node: Any) -> None:
+        """Move the items handed out of the entry `owner` into its now whole `node`."""
+        mine = [item for item in self._items if item.owner == owner]
+        if not mine:
+            return
+        self._items = [item for item in self._items if item.owner != owner]
+        for key in {item.key for item in mine}:
+            seq = node.get(key)
+            doomed = []
+            for item in mine:
+                if item.key != key:
+                    continue
+                if item.index is None:
+                    seq.append(item.node)
+                elif item.removed:
+                    doomed.append(item.index)
+                else:
+                    seq[item.index] = item.node
+            for index in sorted(doomed, reverse=True):
+                del seq[index]
+            if not seq:
+                del node[key]
+
+    # ------------------------------------------------------------------ items of a category
+    def item(self, section: str, ident: str, key: str, item_id: str) -> Any:
+        """The item of list `key` (objects, morphisms) of an entry whose id is `item_id`, or
+        None; only that item is read unless the entry cannot be cut finer."""
+        sub = self._sub(section, ident, key)
+        if sub is None:
+            return _find(self.entry(section, ident), key, item_id)
+        for item in self._items:
+            mine = item.owner == (section, ident) and item.key == key
+            if mine and str(item.node.get("id")) == item_id:
+                return None if item.removed else item.node
+        if item_id not in sub.ids:
+            return None
+        index = sub.ids.index(item_id)
+        piece = _shift(self.text[sub.starts[index] : sub.ends[index]], 2 - sub.indent)
+        try:
+            node = roundtrip_yaml().load(f"{key}:\n{piece}")[key][0] if piece else None
+        except YAMLError:
+            node = None
+        if node is None:
+            return _find(self.entry(section, ident), key, item_id)
+        self._items.append(_Item((section, ident), key, index, node))
+        return node
+
+    def append_item(self, section: str, ident: str, key: str, node: CommentedMap) -> None:
+        """Add an item at the end of list `key` of an entry."""
+        if self._sub(section, ident, key) is None:
+            owner = self.entry(section, ident)
+            if not isinstance(owner.get(key), list):
+                owner[key] = CommentedSeq()
+            owner[key].append(node)
+            return
+        self._items.append(_Item((section, ident), key, None, node))
+
+    def remove_item(self, section: str, ident: str, key: str, item_id: str) -> bool:
+        """Remove an item of list `key`; a list left empty goes with its key."""
+        found = self.item(section, ident, key, item_id)
+        if found is None:
+            return False
+        record = next((i for i in self._items if i.node is found), None)
+        sub = self._sub(section, ident, key)
+        left = (
+            0
+            if sub is None
+            else len(sub.ids)
+            + sum(
+                (i.index is None) - i.removed
+                for i in self._items
+                if i.owner == (section, ident) and i.key == key
+            )
+        )
+        if record is None or left <= 1:
+            owner = self.entry(section, ident)  # merges the items handed out so far
+            seq = owner[key]
+            seq.pop(next(n for n, node in enumerate(seq) if node is found))
+            if not seq:
+                del owner[key]
+            return True
+        if record.index is None:
+            self._items.remove(record)
+        else:
+            record.removed = True
+        return True
+
+    def _sub(self, section: str, ident: str, key: str) -> _Cut | None:
+        """The cut of list `key` inside entry `ident`, while the entry itself is not out."""
+        if self._whole is not None or (section, ident) in self._entries or not self._cuts:
+            return None
+        cut = self._cuts.get(section)
+        if cut is None or ident not in cut.ids or not cut.subs:
+            return None
+        return cut.subs[cut.ids.index(ident)].get(key)
 
     def _parse_entry(self, section: str, cut: _Cut, index: int) -> Any:
         piece = _shift(self.text[cut.starts[index] : cut.ends[index]], 2 - cut.indent)
@@ -155,18 +282,35 @@ class EntryFile:
                 f"{self.rel}: the top level is not a mapping; nothing was changed.",
                 "Start the file with `categories:` (see `catdoc init`).",
             )
-        # Entries handed out from the cut are re-found in the whole document.
+        # Entries and items handed out from the cut are re-found in the whole document.
+        cuts = self._cuts or {}
+        for owner in {item.owner for item in self._items}:
+            if owner not in self._entries:
+                section, ident = owner
+                index = cuts[section].ids.index(ident)
+                self._entries[owner] = _Entry(section, index, doc[section][index])
+                self._merge_items(owner, self._entries[owner].node)
         handed = list(self._entries.values())
         self._whole, self._cuts, self._entries = doc, None, {}
+        doomed: list[tuple[str, int]] = []
         for old in handed:
-            if old.index is not None:
-                node = self._whole[old.section][old.index]
+            if old.index is None:
+                continue
+            node = self._whole[old.section][old.index]
+            if node is not old.node:
                 _replace_contents(node, old.node)
+            if old.removed:
+                doomed.append((old.section, old.index))
+            else:
                 self._entries[(old.section, str(node.get("id")))] = _Entry(
-                    old.section, old.index, node, old.removed, old.original
+                    old.section, old.index, node, False, old.original
                 )
+        for section, index in sorted(doomed, reverse=True):
+            del self._whole[section][index]
+            self._removed = True
         for old in self._appended:
             self._seq(old.section).append(old.node)
+            self._entries[(old.section, str(old.node.get("id")))] = old
         self._appended = []
 
     # ------------------------------------------------------------------ changing
@@ -205,7 +349,11 @@ class EntryFile:
     # ------------------------------------------------------------------ writing
     def render(self) -> str | None:
         """The file's new text, or None when nothing changed."""
-        if not any(entry.changed for entry in self._entries.values()) and not self._removed:
+        if (
+            not any(entry.changed for entry in self._entries.values())
+            and not any(item.changed for item in self._items)
+            and not self._removed
+        ):
             return None
         if self._whole is None:
             spliced = self._splice()
@@ -217,11 +365,10 @@ class EntryFile:
         return buffer.getvalue()
 
     def _splice(self) -> str | None:
-        """The file with changed entries re-dumped in place, removed ones cut out and new ones
-        after the last entry of their section; None unless it parses to what the edit meant."""
+        """The file with changed entries and items re-dumped in place, removed ones cut out and
+        new ones after the last of their list; None unless it parses to what the edit meant."""
         assert self._cuts is not None
-        replacements: dict[int, str] = {}  # start offset → new text for the span
-        spans: dict[int, int] = {}
+        edits: list[tuple[int, int, str]] = []  # (start, stop, new text) of the original
         tails: dict[str, list[str]] = {}
         for entry in self._entries.values():
             if entry.index is None or not entry.changed:
@@ -230,8 +377,25 @@ class EntryFile:
             text = "" if entry.removed else _dump_item(entry.section, entry.node, cut.indent)
             if text is None:
                 return None
-            start = cut.starts[entry.index]
-            replacements[start], spans[start] = text, cut.ends[entry.index]
+            edits.append((cut.starts[entry.index], cut.ends[entry.index], text))
+        appended: dict[tuple[tuple[str, str], str], list[str]] = {}
+        for item in self._items:
+            if not item.changed:
+                continue
+            sub = self._sub(*item.owner, item.key)
+            if sub is None:
+                return None
+            text = "" if item.removed else _dump_item(item.key, item.node, sub.indent)
+            if text is None:
+                return None
+            if item.index is None:
+                appended.setdefault((item.owner, item.key), []).append(text)
+            else:
+                edits.append((sub.starts[item.index], sub.ends[item.index], text))
+        for (owner, key), texts in appended.items():
+            sub = self._sub(*owner, key)
+            assert sub is not None
+            edits.append((sub.end, sub.end, "".join(texts)))
         for entry in self._appended:
             cut = self._cuts.get(entry.section)
             text = _dump_item(entry.section, entry.node, cut.indent if cut else 2)
@@ -241,13 +405,13 @@ class EntryFile:
         for section, texts in tails.items():
             cut = self._cuts.get(section)
             if cut is not None:
-                at = cut.end
-                replacements[at] = replacements.get(at, "") + "".join(texts)
-                spans.setdefault(at, at)
+                edits.append((cut.end, cut.end, "".join(texts)))
         pieces, position = [], 0
-        for start in sorted(replacements):
-            pieces += [self.text[position:start], replacements[start]]
-            position = spans[start]
+        for start, stop, text in sorted(edits, key=lambda edit: (edit[0], edit[1])):
+            if start < position:
+                return None  # overlapping edits: let the whole-file edit decide
+            pieces += [self.text[position:start], text]
+            position = stop
         pieces.append(self.text[position:])
         spliced = "".join(pieces)
         for section, texts in tails.items():
@@ -269,6 +433,10 @@ class EntryFile:
         for section in SECTIONS:
             items = list(before.get(section) or [])
             changed = False
+            for owner in {item.owner for item in self._items if item.owner[0] == section}:
+                index = self._cuts[section].ids.index(owner[1]) if self._cuts else -1
+                items[index] = self._with_items(owner, items[index])
+                changed = True
             for entry in self._entries.values():
                 if entry.section == section and entry.index is not None:
                     items[entry.index] = None if entry.removed else _plain(entry.node)
@@ -277,6 +445,31 @@ class EntryFile:
             if changed or new:
                 expected[section] = [item for item in items if item is not None] + new
         return after == expected
+
+    def _with_items(self, owner: tuple[str, str], entry: dict[str, Any]) -> dict[str, Any]:
+        """An entry's plain data with the changes of the items handed out of it."""
+        entry = dict(entry)
+        for key in ITEM_LISTS:
+            mine = [item for item in self._items if item.owner == owner and item.key == key]
+            if not mine:
+                continue
+            seq: list[Any] = list(entry.get(key) or [])
+            for item in mine:
+                if item.index is not None:
+                    seq[item.index] = None if item.removed else _plain(item.node)
+            seq = [x for x in seq if x is not None]
+            seq += [_plain(item.node) for item in mine if item.index is None]
+            entry[key] = seq
+        return entry
+
+
+def _find(owner: Any, key: str, item_id: str) -> Any:
+    """The item of list `owner[key]` whose id is `item_id`, or None."""
+    seq = owner.get(key) if isinstance(owner, dict) else None
+    for node in seq if isinstance(seq, list) else []:
+        if isinstance(node, dict) and str(node.get("id")) == item_id:
+            return node
+    return None
 
 
 def _replace_contents(target: Any, source: Any) -> None:
@@ -297,8 +490,9 @@ def _dump_item(section: str, node: Any, indent: int) -> str | None:
     roundtrip_yaml().dump(doc, buffer)
     dumped = buffer.getvalue()
     try:
-        cut = _cuts(dumped)[section]
-    except (_Unfit, KeyError):
+        root = yaml.compose(dumped, Loader=yaml.CSafeLoader)
+        cut = _cut_sequence(dumped, root.value[0][1])
+    except (_Unfit, yaml.YAMLError, AttributeError, IndexError):
         return None
     return _shift(dumped[cut.starts[0] : cut.end], indent - cut.indent)
 
@@ -337,11 +531,13 @@ def _cuts(text: str) -> dict[str, _Cut]:
     for key, seq in root.value:
         if not isinstance(key, yaml.ScalarNode) or key.value not in SECTIONS:
             continue
-        cuts[key.value] = _cut_sequence(text, seq)
+        cuts[key.value] = _cut_sequence(text, seq, ITEM_LISTS if key.value == "categories" else ())
     return cuts
 
 
-def _cut_sequence(text: str, seq: Any) -> _Cut:
+def _cut_sequence(text: str, seq: Any, nested: tuple[str, ...] = ()) -> _Cut:
+    """The cut of one block sequence of mappings; `nested` names lists inside each item to cut
+    too (those that cannot be are left out of `subs`)."""
     if not isinstance(seq, yaml.SequenceNode) or seq.flow_style or not seq.value:
         raise _Unfit
     starts: list[int] = []
@@ -358,7 +554,12 @@ def _cut_sequence(text: str, seq: Any) -> _Cut:
         starts.append(line)
         ids.append(next((str(v.value) for k, v in item.value if k.value == "id"), None))
     end = seq.end_mark.index
-    if (seq.end_mark.column != 0 and end != len(text)) or len(indents) != 1:
+    line_start = text.rfind("\n", 0, end) + 1
+    if text[line_start:end].strip(" ") == "":
+        end = line_start  # a nested list ends where the next key's line starts
+    elif end != len(text):
+        raise _Unfit
+    if len(indents) != 1:
         raise _Unfit
     if len(set(ids)) != len(ids):
         raise _Unfit  # duplicate ids: leave the choice of entry to the whole-file edit
@@ -367,7 +568,19 @@ def _cut_sequence(text: str, seq: Any) -> _Cut:
         _without_gap(text, start, stop, indent)
         for start, stop in zip(starts, [*starts[1:], end], strict=True)
     ]
-    return _Cut(starts, ends, indent, ids)
+    subs = [_nested_cuts(text, item, nested) for item in seq.value] if nested else []
+    return _Cut(starts, ends, indent, ids, subs)
+
+
+def _nested_cuts(text: str, item: Any, nested: tuple[str, ...]) -> dict[str, _Cut]:
+    out: dict[str, _Cut] = {}
+    for key, value in item.value:
+        if isinstance(key, yaml.ScalarNode) and key.value in nested:
+            try:
+                out[key.value] = _cut_sequence(text, value)
+            except _Unfit:
+                continue
+    return out
 
 
 def _without_gap(text: str, start: int, stop: int, indent: int) -> int:

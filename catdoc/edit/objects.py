@@ -24,7 +24,6 @@ from catdoc.edit.base import (
 )
 from catdoc.edit.nodes import (
     flat,
-    list_in,
     plain_path,
     remove_where,
     set_fields,
@@ -121,8 +120,7 @@ class ObjectOperations(EditBase):
             node = CommentedMap()
             node["id"] = object_id
             set_fields(node, fields, OBJECT_FIELDS)
-            cat = self._category_node(category_id)
-            list_in(cat, "objects").append(node)
+            self._append_item(category_id, "objects", node)
             self._index.object_category[object_id] = category_id
             self._note("object", object_id, "created", f"in {category_id}")
             return
@@ -131,15 +129,7 @@ class ObjectOperations(EditBase):
             return
 
     def _object_node(self, category_id: str, object_id: str) -> Any:
-        cat = self._category_node(category_id)
-        for obj in cat.get("objects") or []:
-            if isinstance(obj, dict) and str(obj.get("id")) == object_id:
-                return obj
-        raise CatDocError(
-            VALIDATION_ERROR,
-            f"Object {object_id!r} was not found in category {category_id!r} as loaded.",
-            "The file changed meanwhile; run the command again.",
-        )
+        return self._item(category_id, "objects", object_id)
 
     def _document_path(self, user_path: str) -> str:
         """A document path as stored: project-relative, inside the project, not a model file."""
@@ -191,10 +181,7 @@ class ObjectOperations(EditBase):
             self.remove_morphism(mor_id, cascade=True)
         for _, drop in self._object_uses(object_id):
             drop()
-        cat = self._category_node(cat_id)
-        remove_where(
-            cat, "objects", lambda o: isinstance(o, dict) and str(o.get("id")) == object_id
-        )
+        self._remove_item(cat_id, "objects", object_id)
         del self._index.object_category[object_id]
         self._note("object", object_id, "removed", f"from {cat_id}")
 
@@ -204,9 +191,8 @@ class ObjectOperations(EditBase):
         uses: list[tuple[str, Any]] = []
         for fun_id, (source, target) in self._index.functors.items():
             if source == cat_id or target == cat_id:
-                node = self._functor_node(fun_id)
-                mapping = node.get("objectMapping") or {}
-                keys = [k for k, v in mapping.items() if object_id in (str(k), str(v))]
+                mapping = self._functor_view(fun_id)[0]
+                keys = [k for k, v in mapping.items() if object_id in (k, str(v))]
                 for key in keys:
                     uses.append(
                         (
@@ -217,8 +203,7 @@ class ObjectOperations(EditBase):
         for nat_id, (source_fun, _) in self._index.nats.items():
             if self._index.functors.get(source_fun, ("", ""))[0] != cat_id:
                 continue
-            node = self._nat_node(nat_id)
-            if object_id in {str(k) for k in node.get("components") or {}}:
+            if object_id in self._components_view(nat_id):
                 uses.append(
                     (
                         f"natural transformation {nat_id} (component at {object_id})",
@@ -265,7 +250,7 @@ class ObjectOperations(EditBase):
         node = new_entry(morphism_id, name, source=source, target=target)
         if meta:
             node["metadata"] = to_yaml(meta)
-        list_in(self._category_node(category_id), "morphisms").append(node)
+        self._append_item(category_id, "morphisms", node)
         self._index.morphisms[morphism_id] = MorphismEnds(category_id, source, target)
         self._note("morphism", morphism_id, "created", f"{source} → {target} in {category_id}")
         return morphism_id
@@ -279,30 +264,27 @@ class ObjectOperations(EditBase):
             raise in_use(f"Morphism {morphism_id!r}", uses)
         for _, drop in uses:
             drop()
-        cat = self._category_node(mor.category)
-        remove_where(
-            cat, "morphisms", lambda m: isinstance(m, dict) and str(m.get("id")) == morphism_id
-        )
+        self._remove_item(mor.category, "morphisms", morphism_id)
         del self._index.morphisms[morphism_id]
         self._note("morphism", morphism_id, "removed", f"from {mor.category}")
 
     def _morphism_uses(self, morphism_id: str, cat_id: str) -> list[tuple[str, Any]]:
         uses: list[tuple[str, Any]] = []
-        cat = self._category_node(cat_id)
-        equations = cat.get("equations") or []
-        if any(morphism_id in flat(eq) for eq in equations):
+        if any(morphism_id in flat(eq) for eq in self._equations_view(cat_id)):
             uses.append(
                 (
                     f"equations of {cat_id}",
-                    lambda: remove_where(cat, "equations", lambda eq: morphism_id in flat(eq)),
+                    lambda: remove_where(
+                        self._category_node(cat_id), "equations", lambda eq: morphism_id in flat(eq)
+                    ),
                 )
             )
         for fun_id, (source, target) in self._index.functors.items():
             if cat_id not in (source, target):
                 continue
-            mapping = self._functor_node(fun_id).get("morphismMapping") or {}
-            for key, value in list(mapping.items()):
-                if str(key) == morphism_id or morphism_id in as_path(plain_path(value)):
+            mapping = self._functor_view(fun_id)[1]
+            for key, value in mapping.items():
+                if key == morphism_id or morphism_id in as_path(plain_path(value)):
                     uses.append(
                         (
                             f"functor {fun_id} (morphism {key})",
@@ -313,8 +295,7 @@ class ObjectOperations(EditBase):
             target_cat = self._index.functors.get(source_fun, ("", ""))[1]
             if target_cat != cat_id:
                 continue
-            components = self._nat_node(nat_id).get("components") or {}
-            for key, value in list(components.items()):
+            for key, value in self._components_view(nat_id).items():
                 if morphism_id in as_path(plain_path(value)):
                     uses.append(
                         (

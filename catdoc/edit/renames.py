@@ -9,11 +9,14 @@ from catdoc.edit.base import (
     missing,
 )
 from catdoc.edit.nodes import (
+    flat,
+    plain_path,
     rename_in_mapping,
     rename_in_paths,
     rename_value,
 )
 from catdoc.errors import VALIDATION_ERROR, CatDocError
+from catdoc.model import as_path
 
 
 class RenameOperations(EditBase):
@@ -57,57 +60,60 @@ class RenameOperations(EditBase):
         self._check_new_id("object", new, self._index.object_category)
         cat_id = self._index.object_category[old]
         self._object_node(cat_id, old)["id"] = new
-        cat = self._category_node(cat_id)
-        for mor in cat.get("morphisms") or []:
-            for end in ("source", "target"):
-                if str(mor.get(end)) == old:
-                    mor[end] = new
-        for mor in self._index.morphisms.values():
-            if mor.source == old:
-                mor.source = new
-            if mor.target == old:
-                mor.target = new
-        for fun_id, (source, target) in self._index.functors.items():
-            if cat_id not in (source, target):
+        for mor_id, mor in self._index.morphisms.items():
+            if mor.category != cat_id or old not in (mor.source, mor.target):
                 continue
-            mapping = self._functor_node(fun_id).get("objectMapping")
-            if isinstance(mapping, dict):
+            node = self._item(cat_id, "morphisms", mor_id)
+            for end in ("source", "target"):
+                if str(node.get(end)) == old:
+                    node[end] = new
+            mor.source = new if mor.source == old else mor.source
+            mor.target = new if mor.target == old else mor.target
+        for fun_id, (source, target) in self._index.functors.items():
+            objects = self._functor_view(fun_id)[0] if cat_id in (source, target) else {}
+            if any(old in (key, str(value)) for key, value in objects.items()):
+                mapping = self._functor_node(fun_id)["objectMapping"]
                 rename_in_mapping(mapping, old, new, keys=source == cat_id, values=target == cat_id)
         for nat_id, (source_fun, _) in self._index.nats.items():
-            if self._index.functors.get(source_fun, ("", ""))[0] == cat_id:
-                components = self._nat_node(nat_id).get("components")
-                if isinstance(components, dict):
-                    rename_in_mapping(components, old, new, keys=True, values=False)
+            if self._index.functors.get(source_fun, ("", ""))[0] != cat_id:
+                continue
+            if old in self._components_view(nat_id):
+                components = self._nat_node(nat_id)["components"]
+                rename_in_mapping(components, old, new, keys=True, values=False)
         self._rekey(self._index.object_category, old, new)
         self._renamed("object", old, new)
 
     def _rename_morphism(self, old: str, new: str) -> None:
         self._check_new_id("morphism", new, self._index.morphisms)
         mor = self._index.morphisms[old]
-        cat = self._category_node(mor.category)
-        for node in cat.get("morphisms") or []:
-            if str(node.get("id")) == old:
-                node["id"] = new
-                break
-        for equation in cat.get("equations") or []:
-            rename_in_paths(equation, old, new)
+        self._item(mor.category, "morphisms", old)["id"] = new
+        if any(old in flat(eq) for eq in self._equations_view(mor.category)):
+            for equation in self._category_node(mor.category).get("equations") or []:
+                rename_in_paths(equation, old, new)
         for fun_id, (source, target) in self._index.functors.items():
             if mor.category not in (source, target):
                 continue
-            mapping = self._functor_node(fun_id).get("morphismMapping")
-            if isinstance(mapping, dict):
-                if source == mor.category:
-                    rename_in_mapping(mapping, old, new, keys=True, values=False)
-                if target == mor.category:
-                    for key in list(mapping):
-                        mapping[key] = rename_value(mapping[key], old, new)
+            morphisms = self._functor_view(fun_id)[1]
+            named = old in morphisms and source == mor.category
+            used = target == mor.category and any(
+                old in as_path(plain_path(value)) for value in morphisms.values()
+            )
+            if not (named or used):
+                continue
+            mapping = self._functor_node(fun_id)["morphismMapping"]
+            if named:
+                rename_in_mapping(mapping, old, new, keys=True, values=False)
+            if used:
+                for key in list(mapping):
+                    mapping[key] = rename_value(mapping[key], old, new)
         for nat_id, (source_fun, _) in self._index.nats.items():
             if self._index.functors.get(source_fun, ("", ""))[1] != mor.category:
                 continue
-            components = self._nat_node(nat_id).get("components")
-            if isinstance(components, dict):
-                for key in list(components):
-                    components[key] = rename_value(components[key], old, new)
+            components = self._components_view(nat_id)
+            if any(old in as_path(plain_path(value)) for value in components.values()):
+                node = self._nat_node(nat_id)["components"]
+                for key in list(node):
+                    node[key] = rename_value(node[key], old, new)
         self._rekey(self._index.morphisms, old, new)
         self._renamed("morphism", old, new)
 
