@@ -51,6 +51,8 @@ MAX_LOG_LINES = 100
 """Most lines of one log record on stderr (the first and last halves are kept)."""
 STDIN_CLOSED_GRACE_SECONDS = 3.0
 """How long calls still running when stdin closes may take to finish before the process exits."""
+MAX_BATCH_REPLIES = 100
+"""Most members of one (refused) batch answered by id, so a batch cannot multiply output."""
 READ_CHUNK_BYTES = 64 * 1024
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -187,20 +189,18 @@ def _envelope_problem(message: Any) -> str | None:
 
 
 def _reject_batch(batch: list[Any]) -> Reply | None:
-    """JSON-RPC batches were removed from MCP: each member with an id is refused by id."""
+    """JSON-RPC batches were removed from MCP: members with a usable id are refused by id (the
+    first `MAX_BATCH_REPLIES`), the other non-notifications by one reply with id null."""
     why = "Invalid Request: batches are not supported; send one JSON-RPC message per line."
+    logger.warning("Refused a batch of %d messages.", len(batch))
     if not batch:
         return error_reply(INVALID_REQUEST, why)
-    replies = []
-    for member in batch:
-        is_notification = isinstance(member, dict) and "method" in member and "id" not in member
-        if not is_notification:
-            request_id = member.get("id") if isinstance(member, dict) else None
-            replies.append(error_reply(INVALID_REQUEST, why, request_id))
-    for reply in replies:
-        if not _usable_id(reply["id"]):
-            reply["id"] = None
-    logger.warning("Refused a batch of %d messages.", len(batch))
+    members = [m for m in batch if not (isinstance(m, dict) and "method" in m and "id" not in m)]
+    ids = [m["id"] for m in members if isinstance(m, dict) and _usable_id(m.get("id"))]
+    replies = [error_reply(INVALID_REQUEST, why, request_id) for request_id in ids]
+    del replies[MAX_BATCH_REPLIES:]
+    if len(members) > len(replies):
+        replies.append(error_reply(INVALID_REQUEST, why))
     return replies or None
 
 
