@@ -50,7 +50,7 @@ MAX_LOG_LINE_CHARS = 500
 MAX_LOG_LINES = 100
 """Most lines of one log record on stderr (the first and last halves are kept)."""
 STDIN_CLOSED_GRACE_SECONDS = 3.0
-"""How long calls still running when stdin closes may take to finish before the process exits."""
+"""How long calls still running when the client leaves may take before the process exits."""
 MAX_BATCH_REPLIES = 100
 """Most members of one (refused) batch answered by id, so a batch cannot multiply output."""
 READ_CHUNK_BYTES = 64 * 1024
@@ -286,9 +286,11 @@ class BoundedLogFormatter(logging.Formatter):
 
 
 def _exit_now() -> None:
-    """Leave although a call is still running: the client has gone, nobody can get its answer."""
+    """Leave although a call (or a blocked read) still runs: the client has gone (stdin closed
+    or stdout broken), so nobody can get its answer."""
     logger.warning(
-        "stdin closed %.0f s ago and a call is still running; exiting without it.",
+        "The client left %.0f s ago and something still runs (a call, or a read of stdin); "
+        "exiting without it.",
         STDIN_CLOSED_GRACE_SECONDS,
     )
     for stream in (sys.stderr, sys.stdout):
@@ -323,20 +325,18 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-async def run_stdio(
-    server: Server[Any], *, on_stdin_closed: Callable[[], None] = _exit_now
-) -> None:
-    """Serve `server` over stdin/stdout until stdin closes.
+async def run_stdio(server: Server[Any]) -> None:
+    """Serve `server` over stdin/stdout until the client leaves (stdin closes or stdout breaks).
 
-    `on_stdin_closed` runs `STDIN_CLOSED_GRACE_SECONDS` after stdin closes if the server has not
-    stopped by then (a call still running); by default it ends the process.
+    `STDIN_CLOSED_GRACE_SECONDS` after that the process ends, even if a call never returns (a
+    Python thread cannot be stopped), unless it has ended by itself.
     """
     async with _claimed_stdio() as (wire_in, wire_out):
         read_send, read_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
         write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
         write_lock = anyio.Lock()
         broken = False  # the client stopped reading stdout
-        watchdog = threading.Timer(STDIN_CLOSED_GRACE_SECONDS, on_stdin_closed)
+        watchdog = threading.Timer(STDIN_CLOSED_GRACE_SECONDS, _exit_now)
         watchdog.daemon = True
 
         async def write(data: bytes) -> None:

@@ -405,3 +405,24 @@ def test_exits_when_stdin_closes_with_a_call_stuck(root: Path, tmp_path: Path) -
 def test_exits_when_stdin_closes_mid_message(server: RawServer) -> None:
     server.write(b'{"jsonrpc": "2.0", "id": 3, "method": "pi')
     assert server.close() == 0
+
+
+def test_exits_when_the_client_stops_reading(root: Path, tmp_path: Path) -> None:
+    with (tmp_path / "stderr.log").open("wb") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "catdoc", "mcp", "--project", str(root)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdout.close()  # nobody will read the answers; stdin stays open
+    proc.stdin.write(b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}\n')
+    proc.stdin.flush()
+    try:
+        assert proc.wait(timeout=WAIT) == 0
+    finally:
+        proc.kill()
+        proc.stdin.close()
+    assert "Cannot write to stdout" in (tmp_path / "stderr.log").read_text()
