@@ -99,12 +99,16 @@ class RawServer:
         self.write(json.dumps(message).encode() + b"\n")
 
     def next_answer(self) -> Any:
-        try:
-            line = self._lines.get(timeout=WAIT)
-        except queue.Empty:
-            pytest.fail(f"no answer within {WAIT:.0f} s")
-        assert line, "the server closed stdout"
-        return json.loads(line)  # every stdout line is JSON
+        """The next line that answers something (notifications the server sends are skipped)."""
+        while True:
+            try:
+                line = self._lines.get(timeout=WAIT)
+            except queue.Empty:
+                pytest.fail(f"no answer within {WAIT:.0f} s")
+            assert line, "the server closed stdout"
+            message = json.loads(line)  # every stdout line is JSON
+            if not (isinstance(message, dict) and "method" in message and "id" not in message):
+                return message
 
     def answer_to(self, request_id: Any) -> dict[str, Any]:
         while True:
