@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 from catdoc.edit import ModelEdit
 from catdoc.edit import entries as entries_module
+from catdoc.edit.entries import EntryFile
+from catdoc.edit.layout import Unfit
 from catdoc.errors import CatDocError
 from catdoc.model import ModelFile
 from catdoc.project import load_project
@@ -99,7 +101,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _uncuttable(text: str) -> Any:
-    raise entries_module._Unfit
+    raise Unfit
 
 
 @settings(
@@ -107,7 +109,17 @@ def _uncuttable(text: str) -> Any:
 )
 @given(plan=steps)
 def test_cut_and_whole_file_edits_mean_the_same(root: Path, plan: list[Step]) -> None:
-    cut = run(root, plan)
+    whole_loads: list[str] = []
+    real_load_whole = EntryFile._load_whole
+
+    def counting(self: EntryFile) -> None:
+        whole_loads.append(self.rel)
+        real_load_whole(self)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(EntryFile, "_load_whole", counting)
+        cut = run(root, plan)
+    assert not whole_loads, "the example's files are cut by their lines, never edited whole"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(entries_module, "_cuts", _uncuttable)
         whole = run(root, plan)

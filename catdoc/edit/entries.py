@@ -14,22 +14,20 @@ fails the check is edited whole instead, with the same data as the outcome.
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
 import yaml_rs
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
+from catdoc.edit.layout import Cut, Unfit, cut_dumped, cut_file
 from catdoc.errors import LOAD_ERROR, CatDocError
 
 SECTIONS = ("categories", "functors", "naturalTransformations")
 ITEM_LISTS = ("objects", "morphisms")
 """Lists inside a category whose items are edited one by one (a category may hold thousands)."""
-_ITEM_LEAD = re.compile(r"[ ]*-[ ]+")
 
 
 def roundtrip_yaml() -> YAML:
@@ -39,33 +37,6 @@ def roundtrip_yaml() -> YAML:
     rt.indent(mapping=2, sequence=4, offset=2)
     rt.width = 4096
     return rt
-
-
-@dataclass(frozen=True)
-class _Cut:
-    """Where the entries of one top-level block sequence are: `starts[i]`…`ends[i]` is entry i's
-    text (from the start of its line), `indent` the column of its `-`.
-
-    Blank lines and comments at or left of the `-` after an entry belong to the gap before the
-    next one (typically a heading comment for it): they are outside every entry, so they stay
-    where they are whatever happens to the entries around them.
-    """
-
-    starts: list[int]
-    ends: list[int]
-    indent: int
-    ids: list[str | None]
-    subs: list[dict[str, _Cut]] = field(default_factory=list)
-    """Per entry, the cuts of its `objects` and `morphisms` lists (those that can be cut)."""
-
-    @property
-    def end(self) -> int:
-        """Where the last entry's own text ends: new entries go there."""
-        return self.ends[-1]
-
-
-class _Unfit(Exception):
-    """The file cannot be edited entry by entry as it is."""
 
 
 @dataclass
@@ -112,7 +83,7 @@ class EntryFile:
 
     rel: str
     text: str
-    _cuts: dict[str, _Cut] | None = None
+    _cuts: dict[str, Cut] | None = None
     _whole: Any = None
     _entries: dict[tuple[str, str], _Entry] = field(default_factory=dict)
     _appended: list[_Entry] = field(default_factory=list)
@@ -124,7 +95,7 @@ class EntryFile:
         edited = cls(rel, text)
         try:
             edited._cuts = _cuts(text)
-        except _Unfit:
+        except Unfit:
             edited._load_whole()
         return edited
 
@@ -246,7 +217,7 @@ class EntryFile:
             record.removed = True
         return True
 
-    def _sub(self, section: str, ident: str, key: str) -> _Cut | None:
+    def _sub(self, section: str, ident: str, key: str) -> Cut | None:
         """The cut of list `key` inside entry `ident`, while the entry itself is not out."""
         if self._whole is not None or (section, ident) in self._entries or not self._cuts:
             return None
@@ -255,7 +226,7 @@ class EntryFile:
             return None
         return cut.subs[cut.ids.index(ident)].get(key)
 
-    def _parse_entry(self, section: str, cut: _Cut, index: int) -> Any:
+    def _parse_entry(self, section: str, cut: Cut, index: int) -> Any:
         piece = _shift(self.text[cut.starts[index] : cut.ends[index]], 2 - cut.indent)
         if piece is None:
             return None
@@ -429,6 +400,8 @@ class EntryFile:
             return False
         if not isinstance(before, dict):
             return False
+        if not self._read_right(before):
+            return False
         expected = dict(before)
         for section in SECTIONS:
             items = list(before.get(section) or [])
@@ -445,6 +418,27 @@ class EntryFile:
             if changed or new:
                 expected[section] = [item for item in items if item is not None] + new
         return after == expected
+
+    def _read_right(self, before: dict[str, Any]) -> bool:
+        """Every entry and item handed out read, before any change, as the data the file holds
+        at its place: a cut that was off would show here."""
+        for entry in self._entries.values():
+            if entry.index is not None:
+                held = (before.get(entry.section) or [])[entry.index : entry.index + 1]
+                if held != [entry.original]:
+                    return False
+        for item in self._items:
+            if item.index is None:
+                continue
+            section, ident = item.owner
+            cut = self._cuts[section] if self._cuts else None
+            if cut is None:
+                return False
+            owner = (before.get(section) or [])[cut.ids.index(ident)]
+            held = (owner.get(item.key) or [])[item.index : item.index + 1]
+            if held != [item.original]:
+                return False
+        return True
 
     def _with_items(self, owner: tuple[str, str], entry: dict[str, Any]) -> dict[str, Any]:
         """An entry's plain data with the changes of the items handed out of it."""
@@ -490,9 +484,8 @@ def _dump_item(section: str, node: Any, indent: int) -> str | None:
     roundtrip_yaml().dump(doc, buffer)
     dumped = buffer.getvalue()
     try:
-        root = yaml.compose(dumped, Loader=yaml.CSafeLoader)
-        cut = _cut_sequence(dumped, root.value[0][1])
-    except (_Unfit, yaml.YAMLError, AttributeError, IndexError):
+        cut = cut_dumped(dumped)
+    except Unfit:
         return None
     return _shift(dumped[cut.starts[0] : cut.end], indent - cut.indent)
 
@@ -514,87 +507,12 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _cuts(text: str) -> dict[str, _Cut]:
-    """Where each entry of each top-level block sequence lies; `_Unfit` when the file cannot be
-    cut safely. A section that is absent is simply not in the result."""
+def _cuts(text: str) -> dict[str, Cut]:
+    """Where each entry of each top-level list lies (and each object and morphism of a
+    category); `Unfit` when the file cannot be cut by its lines."""
     if not text.strip():
         return {}
-    if not getattr(yaml, "__with_libyaml__", False):
-        raise _Unfit
-    try:
-        root = yaml.compose(text, Loader=yaml.CSafeLoader)
-    except yaml.YAMLError:
-        raise _Unfit from None
-    if not isinstance(root, yaml.MappingNode):
-        raise _Unfit
-    cuts: dict[str, _Cut] = {}
-    for key, seq in root.value:
-        if not isinstance(key, yaml.ScalarNode) or key.value not in SECTIONS:
-            continue
-        cuts[key.value] = _cut_sequence(text, seq, ITEM_LISTS if key.value == "categories" else ())
-    return cuts
-
-
-def _cut_sequence(text: str, seq: Any, nested: tuple[str, ...] = ()) -> _Cut:
-    """The cut of one block sequence of mappings; `nested` names lists inside each item to cut
-    too (those that cannot be are left out of `subs`)."""
-    if not isinstance(seq, yaml.SequenceNode) or seq.flow_style or not seq.value:
-        raise _Unfit
-    starts: list[int] = []
-    ids: list[str | None] = []
-    indents: set[int] = set()
-    for item in seq.value:
-        index = item.start_mark.index
-        line = text.rfind("\n", 0, index) + 1
-        if not isinstance(item, yaml.MappingNode) or not _ITEM_LEAD.fullmatch(text[line:index]):
-            raise _Unfit
-        if starts and line <= starts[-1]:
-            raise _Unfit
-        indents.add(len(text[line:index]) - len(text[line:index].lstrip(" ")))
-        starts.append(line)
-        ids.append(next((str(v.value) for k, v in item.value if k.value == "id"), None))
-    end = seq.end_mark.index
-    line_start = text.rfind("\n", 0, end) + 1
-    if text[line_start:end].strip(" ") == "":
-        end = line_start  # a nested list ends where the next key's line starts
-    elif end != len(text):
-        raise _Unfit
-    if len(indents) != 1:
-        raise _Unfit
-    if len(set(ids)) != len(ids):
-        raise _Unfit  # duplicate ids: leave the choice of entry to the whole-file edit
-    indent = indents.pop()
-    ends = [
-        _without_gap(text, start, stop, indent)
-        for start, stop in zip(starts, [*starts[1:], end], strict=True)
-    ]
-    subs = [_nested_cuts(text, item, nested) for item in seq.value] if nested else []
-    return _Cut(starts, ends, indent, ids, subs)
-
-
-def _nested_cuts(text: str, item: Any, nested: tuple[str, ...]) -> dict[str, _Cut]:
-    out: dict[str, _Cut] = {}
-    for key, value in item.value:
-        if isinstance(key, yaml.ScalarNode) and key.value in nested:
-            try:
-                out[key.value] = _cut_sequence(text, value)
-            except _Unfit:
-                continue
-    return out
-
-
-def _without_gap(text: str, start: int, stop: int, indent: int) -> int:
-    """`stop` moved back over the blank lines and outdented comments that end an entry."""
-    while stop > start:
-        line_start = text.rfind("\n", start, stop - 1) + 1
-        if line_start <= start:
-            break
-        line = text[line_start:stop]
-        body = line.strip()
-        if body and not (body.startswith("#") and len(line) - len(line.lstrip(" ")) <= indent):
-            break
-        stop = line_start
-    return stop
+    return cut_file(text, SECTIONS, {"categories": ITEM_LISTS})
 
 
 def _shift(text: str, columns: int) -> str | None:
