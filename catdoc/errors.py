@@ -49,8 +49,20 @@ class CatDocError(Exception):
         return text
 
 
+MAX_QUOTED_ID = 200
+"""How much of a mistyped id a message quotes or compares: ids are short, hostile input is not."""
+
+
+def quoted(ident: str) -> str:
+    """`repr` of an id for a message, cut to `MAX_QUOTED_ID` characters."""
+    if len(ident) <= MAX_QUOTED_ID:
+        return repr(ident)
+    return f"{ident[:MAX_QUOTED_ID]!r}… ({len(ident):,} characters)"
+
+
 def closest(word: str, candidates: Iterable[str], n: int = 5) -> list[str]:
     """The closest existing ids to a mistyped one (prefix matches first, then fuzzy ones)."""
+    word = word[:MAX_QUOTED_ID]
     pool = list(candidates)
     lowered = word.lower()
     prefix = sorted(c for c in pool if lowered and c.lower().startswith(lowered))[:n]
@@ -66,4 +78,4 @@ def not_found(kind: str, ident: str, existing: Iterable[str], list_hint: str = "
     """`<Kind> not found: id` with the closest existing ids as suggestions."""
     suggestions = closest(ident, existing)
     hint = list_hint or f"List the existing {kind.lower()} ids and use one of them."
-    return CatDocError(NOT_FOUND, f"{kind} not found: {ident!r}.", hint, suggestions)
+    return CatDocError(NOT_FOUND, f"{kind} not found: {quoted(ident)}.", hint, suggestions)

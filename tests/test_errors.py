@@ -25,3 +25,13 @@ def test_str_mentions_suggestions_and_hint() -> None:
     error = CatDocError("X", "Broken.", "Fix it.", ["a"])
     assert str(error) == "Broken. Did you mean: a?\nHint: Fix it."
     assert "didYouMean" not in CatDocError("X", "m").to_dict()["error"]
+
+
+def test_a_huge_mistyped_id_is_quoted_short_and_compared_cheaply() -> None:
+    from catdoc.errors import MAX_QUOTED_ID, closest, not_found
+
+    huge = "a" * 10_000_000
+    error = not_found("Object", huge, ["alpha", "beta"])
+    assert len(error.message) < MAX_QUOTED_ID + 100
+    assert "10,000,000 characters" in error.message
+    assert closest(huge, ["a" * 300]) == ["a" * 300]  # compares the first characters only

@@ -12,7 +12,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap
 
 from catdoc.edit.entries import EntryFile
-from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest
+from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, quoted
 from catdoc.model import DocObject, PathSpec, as_path
 from catdoc.project import CATDOC_DIR, MODEL_FILE, Project, resolve_inside
 
@@ -281,7 +281,7 @@ class EditBase:
 def missing(kind: str, ident: str, existing: Iterable[str]) -> CatDocError:
     return CatDocError(
         NOT_FOUND,
-        f"{kind} not found: {ident!r}.",
+        f"{kind} not found: {quoted(str(ident))}.",
         f"Use an existing {kind.lower()} id.",
         closest(str(ident), existing),
     )
