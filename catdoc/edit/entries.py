@@ -39,15 +39,16 @@ def roundtrip_yaml() -> YAML:
     return rt
 
 
-@dataclass
-class _Entry:
-    section: str
-    index: int | None  # position in the file's section; None for an appended entry
-    node: Any
-    removed: bool = False
-    original: Any = None  # the entry's data when handed out; unchanged entries keep their text
+class _Handed:
+    """A node handed out for editing, with its data at that moment: unchanged nodes keep
+    their text. `index` is its place in its list; None for a node appended by the edit."""
 
-    def __post_init__(self) -> None:
+    index: int | None
+    node: Any
+    removed: bool
+    original: Any
+
+    def _remember(self) -> None:
         if self.original is None:
             self.original = _plain(self.node)
 
@@ -57,23 +58,32 @@ class _Entry:
 
 
 @dataclass
-class _Item:
-    """An object or morphism handed out from inside a category entry that is not itself out."""
+class _Entry(_Handed):
+    """An entry of a top-level list (a category, functor or natural transformation)."""
 
-    owner: tuple[str, str]  # (section, entry id)
-    key: str  # "objects" | "morphisms"
-    index: int | None  # position in the list; None for an appended item
+    section: str
+    index: int | None
     node: Any
     removed: bool = False
     original: Any = None
 
     def __post_init__(self) -> None:
-        if self.original is None:
-            self.original = _plain(self.node)
+        self._remember()
 
-    @property
-    def changed(self) -> bool:
-        return self.removed or self.index is None or _plain(self.node) != self.original
+
+@dataclass
+class _Item(_Handed):
+    """An object or morphism handed out from inside a category entry that is not itself out."""
+
+    owner: tuple[str, str]  # (section, entry id)
+    key: str  # "objects" | "morphisms"
+    index: int | None
+    node: Any
+    removed: bool = False
+    original: Any = None
+
+    def __post_init__(self) -> None:
+        self._remember()
 
 
 @dataclass
