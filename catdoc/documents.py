@@ -639,6 +639,46 @@ def extract_references(text: str, *, kind: Kind = "markdown") -> list[Reference]
     return refs
 
 
+def rename_mentions(
+    text: str, old: str, new: str, *, kind: Kind = "markdown", sigil: str = "@"
+) -> str:
+    """`text` with each `@old` (`sigil` "@", an object) or `#old` ("#", a morphism) reference
+    that `extract_references` finds written with the new id, and a front matter `id: old` too.
+    Mentions in code, URLs and e-mail addresses are left as they are, like everything else."""
+    if sigil + old not in text and "id:" not in text:
+        return text
+    wanted = "object" if sigil == "@" else "morphism"
+    numbers = {
+        ref.line
+        for ref in extract_references(text, kind=kind)
+        if ref.kind == wanted and ref.target == old
+    }
+    pattern = _OBJECT_REF if sigil == "@" else _MORPHISM_REF
+    lines = text.split("\n")
+    for number in numbers:
+        line = lines[number - 1]
+        kept = [m.span() for m in (*_CODE_SPAN.finditer(line), *_URL.finditer(line))]
+        hits = [
+            m
+            for m in pattern.finditer(line)
+            if m.group(1) == old and not any(a <= m.start() < b for a, b in kept)
+        ]
+        for m in reversed(hits):
+            line = line[: m.start(1)] + new + line[m.end(1) :]
+        lines[number - 1] = line
+    if sigil == "@" and kind != "rst":
+        front = split_front_matter(text)
+        for index in range(1, max(front.body_start_line - 2, 1)):
+            match = _FRONT_ID.fullmatch(lines[index])
+            if match and match[3] == old:
+                lines[index] = f"{match[1]}{match[2]}{new}{match[2]}{match[4]}"
+    return "\n".join(lines)
+
+
+_FRONT_ID = re.compile(r"(id:[ \t]*)(['\"]?)([\w.\-/:+]+)\2([ \t]*(?:#.*)?)")
+"""A front matter line `id: value` (plain or quoted), as `catdoc import` reads ids."""
+
+
 def _has_letter(ident: str) -> bool:
     return any(c.isalpha() for c in ident)
 

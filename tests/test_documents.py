@@ -298,3 +298,16 @@ def test_rst_literal_blocks_are_ignored() -> None:
 
 def test_reference_dataclass_is_plain() -> None:
     assert extract_references("@x")[0] == Reference("object", "x", 1)
+
+
+def test_rename_mentions_touches_references_only() -> None:
+    from catdoc.documents import rename_mentions
+
+    text = (
+        "---\nid: req-a\ntitle: A\n---\n"
+        "See @req-a, `@req-a`, @req-ab, a@req-a and https://x.org/@req-a.\n"
+        "```\n@req-a in code\n```\n"
+    )
+    out = rename_mentions(text, "req-a", "req-z")
+    assert out == text.replace("id: req-a", "id: req-z").replace("See @req-a,", "See @req-z,")
+    assert rename_mentions("Uses #m-1 here.", "m-1", "m-2", sigil="#") == "Uses #m-2 here."

@@ -123,7 +123,7 @@ def test_rename_updates_every_reference_across_files(root: Path) -> None:
     texts = {p: (root / p).read_text() for p in old_model.files}
     result = svc.rename("impl-cart-module", "impl-basket-module")
     assert result.outcome == "renamed"
-    assert set(result.files) == set(old_model.files)  # both YAML files, in one transaction
+    assert set(old_model.files) <= set(result.files)  # both YAML files, in one transaction
     model = load_project(root)
     assert "impl-basket-module" in model.object_by_id
     assert "impl-cart-module" not in model.object_by_id
@@ -137,6 +137,19 @@ def test_rename_updates_every_reference_across_files(root: Path) -> None:
         assert comments((root / rel).read_text()) == comments(text)
     svc.rename("impl-basket-module", "impl-cart-module")
     assert {p: (root / p).read_text() for p in old_model.files} == texts
+
+
+def test_rename_updates_mentions_in_documents_and_reverses_exactly(root: Path) -> None:
+    svc = CatDoc(root)
+    before = snapshot(root)
+    spec = root / "docs/specifications/checkout-api.md"
+    assert "Satisfies @req-checkout." in spec.read_text()
+    result = svc.rename("req-checkout", "req-checkout-flow")
+    assert "docs/specifications/checkout-api.md" in result.files
+    assert "Satisfies @req-checkout-flow." in spec.read_text()
+    assert {c.kind for c in result.changes} >= {"object", "document"}
+    svc.rename("req-checkout-flow", "req-checkout")
+    assert snapshot(root) == before
 
 
 def test_cascade_removes_what_used_the_object(root: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from catdoc.documents import kind_of, read_document, rename_mentions
 from catdoc.edit.base import (
     EditBase,
     missing,
@@ -17,6 +18,7 @@ from catdoc.edit.nodes import (
 )
 from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.model import as_path
+from catdoc.project import resolve_inside
 
 
 class RenameOperations(EditBase):
@@ -81,6 +83,7 @@ class RenameOperations(EditBase):
                 components = self._nat_node(nat_id)["components"]
                 rename_in_mapping(components, old, new, keys=True, values=False)
         self._rekey(self._index.object_category, old, new)
+        self._rename_in_documents("@", old, new)
         self._renamed("object", old, new)
 
     def _rename_morphism(self, old: str, new: str) -> None:
@@ -115,7 +118,34 @@ class RenameOperations(EditBase):
                 for key in list(node):
                     node[key] = rename_value(node[key], old, new)
         self._rekey(self._index.morphisms, old, new)
+        self._rename_in_documents("#", old, new)
         self._renamed("morphism", old, new)
+
+    def _rename_in_documents(self, sigil: str, old: str, new: str) -> None:
+        """Mentions of the old id in the documents (`@id`, `#id`, a front matter `id:`) follow,
+        in files and in inline `content`; a file whose bytes are not exactly the text read
+        (CR line ends, a byte order mark) is left alone rather than rewritten."""
+        needle = sigil + old
+        for obj in self.project.object_by_id.values():
+            current = new if obj.id == old and sigil == "@" else obj.id
+            if obj.path:
+                try:
+                    path = resolve_inside(self.root, obj.path)
+                    text = self.documents.get(path) or read_document(path, obj.path)
+                except CatDocError:
+                    continue
+                if needle not in text and not (sigil == "@" and obj.id == old):
+                    continue
+                renamed = rename_mentions(text, old, new, kind=kind_of(obj.path), sigil=sigil)
+                untouched = path in self.documents or path.read_bytes() == text.encode()
+                if renamed != text and untouched:
+                    self.documents[path] = renamed
+                    self._note("document", obj.path, "updated", f"{needle} → {sigil}{new}")
+            elif obj.content and needle in obj.content:
+                home = self._index.object_category.get(current)
+                node = self._item(home, "objects", current) if home else None
+                if node is not None and isinstance(node.get("content"), str):
+                    node["content"] = rename_mentions(node["content"], old, new, sigil=sigil)
 
     def _rename_category(self, old: str, new: str) -> None:
         self._check_new_id("category", new, self._index.category_file)
