@@ -81,9 +81,29 @@ _RENAME_ARGUMENTS = (
 )
 
 
-def _given(**fields: Any) -> dict[str, Any]:
-    """The fields the caller gave (an omitted argument leaves the field as it is)."""
-    return {key: value for key, value in fields.items() if value is not None}
+def _given(clear: list[str] | None = None, **fields: Any) -> dict[str, Any]:
+    """The fields the caller gave (an omitted argument leaves the field as it is), and None
+    for each field named in `clear` (which removes it)."""
+    given = {key: value for key, value in fields.items() if value is not None}
+    for name in clear or []:
+        if name in given:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"Field {name!r} is both given a value and named in clear.",
+                "Give the field a value, or name it in clear to remove it, not both.",
+            )
+        given[name] = None
+    return given
+
+
+Clear = Annotated[
+    list[str] | None,
+    Field(
+        description="Fields to remove (e.g. ['summary', 'url']): an omitted argument leaves a "
+        "field as it is, so name here what should go. Metadata keys are removed by giving "
+        "them null in metadata."
+    ),
+]
 
 
 def register_write_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
@@ -129,9 +149,11 @@ def register_write_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         author: Annotated[str | None, Field(description="Author.")] = None,
         url: Annotated[str | None, Field(description="A URL for the document.")] = None,
         metadata: Metadata = None,
+        clear: Clear = None,
         expectedVersion: ExpectedVersion = None,
     ) -> EditResult:
         fields = _given(
+            clear,
             title=title,
             path=path,
             tags=tags,
@@ -366,9 +388,11 @@ def register_write_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
                 "paths are equal (traceability)."
             ),
         ] = None,
+        clear: Clear = None,
         expectedVersion: ExpectedVersion = None,
     ) -> EditResult:
         fields = _given(
+            clear,
             name=name,
             description=description,
             aliases=aliases,

@@ -117,6 +117,33 @@ async def test_upsert_object_creates_the_document_and_reports_findings(
     assert updated["outcome"] == "updated" and updated["files"] == [".catdoc/category.yaml"]
 
 
+async def test_clear_removes_fields_and_refuses_a_field_also_given(
+    client: Client, root: Path
+) -> None:
+    await call(
+        client,
+        "catdoc_upsert_object",
+        categoryId="requirements",
+        objectId="req-x",
+        summary="A card",
+        url="https://example.org",
+    )
+    cleared = await call(
+        client,
+        "catdoc_upsert_object",
+        categoryId="requirements",
+        objectId="req-x",
+        clear=["summary", "url"],
+    )
+    assert cleared["outcome"] == "updated"
+    text = (root / ".catdoc/category.yaml").read_text()
+    assert "A card" not in text and "example.org" not in text
+    result = await client.call_tool(
+        "catdoc_upsert_category", {"categoryId": "requirements", "name": "R", "clear": ["name"]}
+    )
+    assert result.is_error and "VALIDATION_ERROR" in result.content[0].text
+
+
 async def test_morphisms_are_added_and_removed(client: Client) -> None:
     added = await call(
         client,
