@@ -538,36 +538,52 @@ def _load_once(root: Path) -> Project:
     fingerprint = stamp(root)
     config = load_config(root)
     project = Project(root=root, config=config, fingerprint=fingerprint)
-    version = model_version(root)
+    version = _Version()
+    version.add_file(root / CATDOC_DIR / CONFIG_FILE)
     with gc_paused():
         for path in model_files(root):
             rel = path.relative_to(root).as_posix()
-            model = _validate_file(*_parse_yaml(path, rel), rel)
+            data, text = _parse_yaml(path, rel)
+            version.add(path.name, text.encode("utf-8"))  # the bytes read, decoded exactly
+            model = _validate_file(data, text, rel)
             _stamp_origin(model, rel, {})
             project.files.append(rel)
             project.categories += model.categories
             project.functors += model.functors
             project.natural_transformations += model.natural_transformations
             project.top_level_unknown += [(rel, key) for key in model.unknown_keys()]
-    project.version = version
+    project.version = version.hexdigest()
     return project
 
 
-def model_version(root: Path) -> str:
-    """A hash of the config and model files' bytes: the version edits are checked against.
+class _Version:
+    """A hash of the config and model files' bytes, in `model_files` order after the config."""
 
-    Unlike `stamp` it cannot miss a change made within one tick of the file system's clock.
-    """
-    digest = hashlib.blake2b(digest_size=10)
-    catdoc = root / CATDOC_DIR
-    for path in [catdoc / CONFIG_FILE, *model_files(root)]:
+    def __init__(self) -> None:
+        self._digest = hashlib.blake2b(digest_size=10)
+
+    def add(self, name: str, data: bytes) -> None:
+        self._digest.update(f"\0{name}\0{len(data)}\0".encode())
+        self._digest.update(data)
+
+    def add_file(self, path: Path) -> None:
         try:
-            data = path.read_bytes()
+            self.add(path.name, path.read_bytes())
         except OSError:
-            continue
-        digest.update(f"\0{path.name}\0{len(data)}\0".encode())
-        digest.update(data)
-    return digest.hexdigest()
+            return
+
+    def hexdigest(self) -> str:
+        return self._digest.hexdigest()
+
+
+def model_version(root: Path) -> str:
+    """The version edits are checked against: a hash of the model's bytes, as a load computes
+    it from what it reads. Unlike `stamp` it cannot miss a change made within one tick of the
+    file system's clock."""
+    version = _Version()
+    for path in [root / CATDOC_DIR / CONFIG_FILE, *model_files(root)]:
+        version.add_file(path)
+    return version.hexdigest()
 
 
 @contextmanager

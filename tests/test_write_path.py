@@ -206,6 +206,14 @@ def test_an_external_edit_in_the_same_tick_is_still_seen(root: Path) -> None:
     assert info.value.code == CONFLICT
 
 
+def test_the_loaded_version_is_the_version_of_the_files(root: Path) -> None:
+    """A load hashes the bytes it parsed; an edit re-reads them: both must agree, or every edit
+    would reload the model it was handed."""
+    from catdoc.project import model_version
+
+    assert load_project(root).version == model_version(root)
+
+
 def test_a_second_writer_gets_busy_and_writes_nothing(root: Path) -> None:
     config = root / ".catdoc/config.yaml"
     config.write_text(config.read_text() + "edit:\n  lockTimeout: 0.2\n")

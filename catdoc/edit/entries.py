@@ -23,6 +23,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from catdoc.edit.layout import Cut, Unfit, cut_dumped, cut_file
+from catdoc.edit.nodes import plain
 from catdoc.errors import LOAD_ERROR, CatDocError
 
 SECTIONS = ("categories", "functors", "naturalTransformations")
@@ -48,13 +49,13 @@ class _Handed:
     removed: bool
     original: Any
 
-    def _remember(self) -> None:
+    def __post_init__(self) -> None:
         if self.original is None:
-            self.original = _plain(self.node)
+            self.original = plain(self.node)
 
     @property
     def changed(self) -> bool:
-        return self.removed or self.index is None or _plain(self.node) != self.original
+        return self.removed or self.index is None or plain(self.node) != self.original
 
 
 @dataclass
@@ -67,9 +68,6 @@ class _Entry(_Handed):
     removed: bool = False
     original: Any = None
 
-    def __post_init__(self) -> None:
-        self._remember()
-
 
 @dataclass
 class _Item(_Handed):
@@ -81,9 +79,6 @@ class _Item(_Handed):
     node: Any
     removed: bool = False
     original: Any = None
-
-    def __post_init__(self) -> None:
-        self._remember()
 
 
 @dataclass
@@ -422,9 +417,9 @@ class EntryFile:
                 changed = True
             for entry in self._entries.values():
                 if entry.section == section and entry.index is not None:
-                    items[entry.index] = None if entry.removed else _plain(entry.node)
+                    items[entry.index] = None if entry.removed else plain(entry.node)
                     changed = True
-            new = [_plain(e.node) for e in self._appended if e.section == section]
+            new = [plain(e.node) for e in self._appended if e.section == section]
             if changed or new:
                 expected[section] = [item for item in items if item is not None] + new
         return after == expected
@@ -460,9 +455,9 @@ class EntryFile:
             seq: list[Any] = list(entry.get(key) or [])
             for item in mine:
                 if item.index is not None:
-                    seq[item.index] = None if item.removed else _plain(item.node)
+                    seq[item.index] = None if item.removed else plain(item.node)
             seq = [x for x in seq if x is not None]
-            seq += [_plain(item.node) for item in mine if item.index is None]
+            seq += [plain(item.node) for item in mine if item.index is None]
             entry[key] = seq
         return entry
 
@@ -498,23 +493,6 @@ def _dump_item(section: str, node: Any, indent: int) -> str | None:
     except Unfit:
         return None
     return _shift(dumped[cut.starts[0] : cut.end], indent - cut.indent)
-
-
-def _plain(value: Any) -> Any:
-    """ruamel nodes as plain data, as yaml-rs would read them back."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    return value
 
 
 def _cuts(text: str) -> dict[str, Cut]:

@@ -109,12 +109,6 @@ def set_entries(node: Any, key: str, entries: Mapping[str, Any]) -> bool:
     return changed
 
 
-def list_in(node: Any, key: str) -> Any:
-    if not isinstance(node.get(key), list):
-        node[key] = CommentedSeq()
-    return node[key]
-
-
 def remove_where(node: Any, key: str, doomed: Any) -> None:
     """Remove the items of the list `node[key]` for which `doomed(item)` holds; a list left
     empty is removed with its key (an empty block list cannot keep the comments inside it)."""
@@ -129,12 +123,19 @@ def remove_where(node: Any, key: str, doomed: Any) -> None:
 
 
 def plain(value: Any) -> Any:
+    """ruamel nodes (and given values) as plain data, as yaml-rs would read them back."""
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
     if isinstance(value, str):
         return str(value)
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
     return value
 
 
@@ -182,7 +183,6 @@ __all__ = [
     "flat",
     "flow_map",
     "insert",
-    "list_in",
     "plain",
     "plain_path",
     "remove_where",
