@@ -407,6 +407,20 @@ ServeProjectOption = Annotated[
 """`--project` repeated after a long-running command (`catdoc mcp --project DIR`), as assistant
 configurations usually write it."""
 
+DashboardPortOption = Annotated[
+    int | None,
+    typer.Option(
+        "--port",
+        min=0,
+        max=65535,
+        metavar="N",
+        help="Dashboard port on 127.0.0.1 (default: config.yaml dashboard.port, else a free "
+        "one; 0: any free port).",
+        show_default=False,
+    ),
+]
+"""The dashboard's port, for `catdoc dashboard` and `catdoc mcp --dashboard`."""
+
 FormatOption = Annotated[
     OutputFormat,
     typer.Option(

@@ -7,25 +7,14 @@ from typing import Annotated
 
 import typer
 
-from catdoc.cli.app import ServeProjectOption, app, state
+from catdoc.cli.app import DashboardPortOption, ServeProjectOption, app, state
 
 
 @app.command("dashboard")
 def dashboard(
     ctx: typer.Context,
     project: ServeProjectOption = None,
-    port: Annotated[
-        int | None,
-        typer.Option(
-            "--port",
-            min=0,
-            max=65535,
-            metavar="N",
-            help="Port on 127.0.0.1 (default: config.yaml dashboard.port, else a free one; "
-            "0: any free port).",
-            show_default=False,
-        ),
-    ] = None,
+    port: DashboardPortOption = None,
     open_browser: Annotated[
         bool, typer.Option("--open", help="Open the dashboard in the default web browser.")
     ] = False,

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from catdoc.cli.app import ServeProjectOption, app, state
+from catdoc.cli.app import DashboardPortOption, ServeProjectOption, app, state
 
 
 @app.command("mcp")
@@ -22,17 +22,7 @@ def mcp(
             "it cannot start, a warning is logged and the MCP server runs on.",
         ),
     ] = False,
-    port: Annotated[
-        int | None,
-        typer.Option(
-            "--port",
-            min=0,
-            max=65535,
-            metavar="N",
-            help="Dashboard port (default: config.yaml dashboard.port, else a free one; 0: any "
-            "free port).",
-        ),
-    ] = None,
+    port: DashboardPortOption = None,
     read_only: Annotated[
         bool,
         typer.Option(
