@@ -1,16 +1,25 @@
-"""Search ranking quality on the relevance sets in tests/relevance/ (one `*.json` per corpus).
+"""Search ranking quality: MRR@10, nDCG@10 and recall@5 against plain FTS5 BM25.
 
-Each set names a corpus (a CatDoc project) and queries with the documents that answer them
-(`relevant`) and, optionally, the passages (`passages`: [document id, last heading]). For every
-set, mode and scope it prints MRR@10, nDCG@10 (binary gains) and recall@5. Chunk search is judged
-on the passages when a query lists them, else a passage counts when its document is relevant.
-The corpus is copied to a temporary folder first, so the run never writes into the repository.
-Hybrid runs without vectors (`search.vectors: off` in the copied corpus' config.yaml), as a
-default install does; `--vectors auto` computes every vector first and ranks with them.
+Two kinds of relevance set:
+- `tests/relevance/*.json` (small corpora in the repository): `corpus` is a project folder, each
+  query lists the object ids that answer it (`relevant`) and, optionally, the passages
+  (`passages`: [object id, last heading]);
+- `benchmarks/relevance/*.json` (real documentation trees nobody here wrote, fetched from PyPI by
+  `corpora.py`): `corpus` names the tree, each query grades documents by their path in the docs
+  folder (`relevant`: {path: 2 answers it | 1 useful}).
 
-    python benchmarks/search_quality.py
-    python benchmarks/search_quality.py --set opsbook --scope chunks --failures
-    python benchmarks/search_quality.py --vectors auto     # needs catdoc[semantic]
+Relevant means grade ≥ 1 for MRR@10 and recall@5; nDCG@10 uses gains 2^grade − 1. Chunk scope is
+judged on the labelled passages where a query has them, else a passage counts for its document
+(the first passage of each document only). The modes are `bm25`, the baseline — FTS5's own
+`bm25()` with default column weights over the OR of the query's words (stop words dropped, as
+every mode drops them), on the same index — and CatDoc's `text` and `hybrid`. Hybrid runs without
+vectors (`search.vectors: off`), as a default install does; `--vectors auto` computes every
+vector first and ranks with them (needs catdoc[semantic]). A repository corpus is copied to a
+temporary folder first; a fetched one is searched where `corpora.py` built it.
+
+    python benchmarks/search_quality.py                       # every set, both scopes
+    python benchmarks/search_quality.py --set django --scope documents --failures
+    python benchmarks/search_quality.py --vectors auto        # needs catdoc[semantic]
 """
 
 from __future__ import annotations
@@ -21,17 +30,18 @@ import math
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from catdoc.results import SearchHit
     from catdoc.service import CatDoc
 
 REPO = Path(__file__).resolve().parent.parent
-SETS_DIR = REPO / "tests" / "relevance"
-MODES = ("text", "hybrid")
+SETS_DIRS = (REPO / "tests" / "relevance", REPO / "benchmarks" / "relevance")
+MODES = ("bm25", "text", "hybrid")
 SCOPES = ("documents", "chunks")
 DEPTH = 10
 
@@ -42,11 +52,20 @@ class Scores:
     ndcg: float
     recall: float
     misses: tuple[tuple[str, list[str]], ...]
-    """Queries whose first relevant answer is not ranked first, with the ids ranked above it."""
+    """Queries whose first relevant answer is not ranked first, with what is ranked above it."""
+    per_query: tuple[float, ...] = ()
+    """Each query's reciprocal rank, in set order (for paired comparisons)."""
 
 
-def sets(names: list[str] | None = None) -> list[Path]:
-    found = sorted(SETS_DIR.glob("*.json"))
+@dataclass(frozen=True)
+class _Hit:
+    id: str
+    path: str | None
+    heading: str
+
+
+def sets(names: list[str] | None = None, dirs: tuple[Path, ...] = SETS_DIRS) -> list[Path]:
+    found = sorted(p for d in dirs for p in d.glob("*.json"))
     return [p for p in found if not names or p.stem in names]
 
 
@@ -55,8 +74,13 @@ def load(spec: Path) -> dict[str, Any]:
     return data
 
 
+def fetched(data: dict[str, Any]) -> bool:
+    """Whether the set is over a fetched tree (graded by path) rather than a repository corpus."""
+    return isinstance(data["corpus"], dict)
+
+
 def open_corpus(data: dict[str, Any], into: Path, vectors: str = "off") -> CatDoc:
-    """A service over a fresh copy of the set's corpus (without any search cache), with
+    """A service over a fresh copy of a repository set's corpus (without any search cache), with
     `search.vectors` set to `vectors`."""
     from catdoc.service import CatDoc
 
@@ -64,6 +88,27 @@ def open_corpus(data: dict[str, Any], into: Path, vectors: str = "off") -> CatDo
     shutil.copytree(REPO / data["corpus"], root, ignore=shutil.ignore_patterns("cache"))
     set_vectors(root, vectors)
     return CatDoc(root)
+
+
+@contextmanager
+def service_for(data: dict[str, Any], vectors: str) -> Iterator[CatDoc]:
+    """The set's corpus as a service: a temporary copy, or the fetched tree's project."""
+    from catdoc.service import CatDoc
+
+    if not fetched(data):
+        with tempfile.TemporaryDirectory() as tmp:
+            svc = open_corpus(data, Path(tmp), vectors)
+            yield svc
+            svc.search_engine().close()
+        return
+    sys.path.insert(0, str(REPO))
+    from benchmarks.corpora import project
+
+    root = project(data["corpus"]["name"])
+    set_vectors(root, vectors)
+    svc = CatDoc(root)
+    yield svc
+    svc.search_engine().close()
 
 
 def set_vectors(root: Path, value: str) -> None:
@@ -74,47 +119,99 @@ def set_vectors(root: Path, value: str) -> None:
     path = root / ".catdoc" / "config.yaml"
     data = yaml.load(path.read_text(encoding="utf-8")) if path.is_file() else None
     data = data or {}
+    if data.get("search", {}).get("vectors") == value:
+        return
     data.setdefault("search", {})["vectors"] = value
     with path.open("w", encoding="utf-8") as out:
         yaml.dump(data, out)
 
 
-def _units(case: dict[str, Any], scope: str) -> set[tuple[str, ...]]:
+def _grades(case: dict[str, Any], scope: str, by_path: bool) -> dict[tuple[str, ...], int]:
+    """What counts as a relevant unit of the query, with its grade."""
+    if by_path:
+        graded = {("docs/" + path,): int(g) for path, g in case["relevant"].items()}
+        if scope == "chunks" and case.get("sections"):
+            return {
+                ("docs/" + path, heading): 2
+                for path, headings in case["sections"].items()
+                for heading in headings
+            }
+        return graded
     if scope == "chunks" and case.get("passages"):
-        return {tuple(p) for p in case["passages"]}
-    return {(ident,) for ident in case["relevant"]}
+        return {tuple(p): 1 for p in case["passages"]}
+    return {(ident,): 1 for ident in case["relevant"]}
 
 
-def _unit(hit: SearchHit, scope: str, case: dict[str, Any]) -> tuple[str, ...]:
-    if scope == "chunks" and case.get("passages"):
-        return (hit.id, (hit.heading_path or [""])[-1])
-    return (hit.id,)
+def _unit(hit: _Hit, scope: str, case: dict[str, Any], by_path: bool) -> tuple[str, ...]:
+    key = (hit.path or "") if by_path else hit.id
+    labelled = case.get("sections") if by_path else case.get("passages")
+    if scope == "chunks" and labelled:
+        return (key, hit.heading)
+    return (key,)
 
 
-def evaluate(svc: CatDoc, queries: list[dict[str, Any]], mode: str, scope: str) -> Scores:
+def ranked(svc: CatDoc, query: str, mode: str, scope: str) -> list[_Hit]:
+    """The first `DEPTH` hits of a query in a mode (`bm25` straight from the index)."""
+    if mode == "bm25":
+        return _plain_bm25(svc, query, scope)
+    hits = svc.search(query, mode=mode, scope=scope, limit=DEPTH).results
+    return [_Hit(h.id, h.path, (h.heading_path or [""])[-1]) for h in hits]
+
+
+def _plain_bm25(svc: CatDoc, query: str, scope: str) -> list[_Hit]:
+    from catdoc.search.query import parse
+
+    engine = svc.search_engine()
+    svc.search(query, mode="text", scope=scope, limit=1)  # brings the index up to date
+    expression = parse(query).fts()
+    if not expression:
+        return []
+    conn = engine.index.conn
+    if scope == "documents":
+        rows = conn.execute(
+            "SELECT d.id, d.path, '[]' FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid "
+            "WHERE docs_fts MATCH ? ORDER BY bm25(docs_fts) LIMIT ?",
+            (expression, DEPTH),
+        )
+    else:
+        rows = conn.execute(
+            "SELECT d.id, d.path, c.heading FROM chunks_fts "
+            "JOIN chunks c ON c.rowid = chunks_fts.rowid JOIN docs d ON d.rowid = c.doc "
+            "WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?",
+            (expression, DEPTH),
+        )
+    return [_Hit(ident, path, (json.loads(heading) or [""])[-1]) for ident, path, heading in rows]
+
+
+def evaluate(
+    svc: CatDoc, queries: list[dict[str, Any]], mode: str, scope: str, *, by_path: bool = False
+) -> Scores:
     """MRR@10, nDCG@10 and recall@5 over `queries`, averaged."""
     mrr = ndcg = recall = 0.0
     misses = []
+    per_query = []
     for case in queries:
-        hits = svc.search(str(case["query"]), mode=mode, scope=scope, limit=DEPTH).results
-        wanted = _units(case, scope)
+        hits = ranked(svc, str(case["query"]), mode, scope)
+        wanted = _grades(case, scope, by_path)
         seen: set[tuple[str, ...]] = set()
-        gains = []
+        grades = []
         for hit in hits:
-            unit = _unit(hit, scope, case)
-            gains.append(1.0 if unit in wanted and unit not in seen else 0.0)
+            unit = _unit(hit, scope, case, by_path)
+            grades.append(wanted.get(unit, 0) if unit not in seen else 0)
             seen.add(unit)
-        first = next((rank for rank, g in enumerate(gains, 1) if g), None)
-        mrr += 1 / first if first else 0.0
-        dcg = sum(g / math.log2(rank + 1) for rank, g in enumerate(gains, 1))
-        ideal = sum(1 / math.log2(rank + 1) for rank in range(1, min(len(wanted), DEPTH) + 1))
+        first = next((rank for rank, g in enumerate(grades, 1) if g), None)
+        per_query.append(1 / first if first else 0.0)
+        mrr += per_query[-1]
+        dcg = sum((2**g - 1) / math.log2(rank + 1) for rank, g in enumerate(grades, 1))
+        best = sorted(wanted.values(), reverse=True)[:DEPTH]
+        ideal = sum((2**g - 1) / math.log2(rank + 1) for rank, g in enumerate(best, 1))
         ndcg += dcg / ideal
-        recall += sum(gains[:5]) / len(wanted)
+        recall += sum(1 for g in grades[:5] if g) / len(wanted)
         if first != 1:
-            above = [f"{h.id}:{(h.heading_path or [''])[-1]}" for h in hits[: (first or 4) - 1]]
+            above = [f"{h.path if by_path else h.id}:{h.heading}" for h in hits[: (first or 4) - 1]]
             misses.append((str(case["query"]), above if first else [*above, "(not in top 10)"]))
     n = len(queries)
-    return Scores(mrr / n, ndcg / n, recall / n, tuple(misses))
+    return Scores(mrr / n, ndcg / n, recall / n, tuple(misses), tuple(per_query))
 
 
 def main() -> None:
@@ -126,24 +223,27 @@ def main() -> None:
     parser.add_argument("--vectors", choices=("off", "auto"), default="off")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
-    print("| set | scope | mode | queries | MRR@10 | nDCG@10 | recall@5 |")
-    print("|---|---|---|---|---|---|---|")
+    print("| set | documents | scope | mode | queries | MRR@10 | nDCG@10 | recall@5 | MRR ÷ BM25 |")
+    print("|---|---:|---|---|---:|---:|---:|---:|---:|")
     failures = []
     for spec in sets(args.set):
         data = load(spec)
-        with tempfile.TemporaryDirectory() as tmp:
-            svc = open_corpus(data, Path(tmp), args.vectors)
+        by_path = fetched(data)
+        with service_for(data, args.vectors) as svc:
+            size = len(svc.project().object_by_id)
             for scope in args.scope or SCOPES:
                 if args.vectors == "auto":
                     svc.search("vectors", mode="vector", scope=scope)
+                base: Scores | None = None
                 for mode in args.mode or MODES:
-                    s = evaluate(svc, data["queries"], mode, scope)
+                    s = evaluate(svc, data["queries"], mode, scope, by_path=by_path)
+                    base = s if mode == "bm25" else base
+                    ratio = f"{s.mrr / base.mrr:.2f}×" if base and base.mrr else "–"
                     print(
-                        f"| {spec.stem} | {scope} | {mode} | {len(data['queries'])} "
-                        f"| {s.mrr:.3f} | {s.ndcg:.3f} | {s.recall:.3f} |"
+                        f"| {spec.stem} | {size:,} | {scope} | {mode} | {len(data['queries'])} "
+                        f"| {s.mrr:.3f} | {s.ndcg:.3f} | {s.recall:.3f} | {ratio} |"
                     )
                     failures += [(spec.stem, scope, mode, *m) for m in s.misses]
-            svc.search_engine().close()
     if args.failures:
         print()
         for name, scope, mode, query, above in failures:

@@ -15,9 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.search_quality import evaluate, load, open_corpus, sets  # noqa: E402
+from benchmarks.search_quality import SETS_DIRS, evaluate, load, open_corpus, sets  # noqa: E402
 
-SETS = sets()
+SETS = sets(dirs=SETS_DIRS[:1])
 
 
 def test_there_are_two_sets() -> None:
