@@ -7,10 +7,12 @@ Unknown keys are kept (`model_extra`) so a round-trip loses nothing; the validat
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+import re
+import string
+from typing import Annotated, Any, Literal
 
 from annotated_types import Ge, Le
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
 from catdoc.paging import MAX_LIMIT
@@ -167,10 +169,64 @@ class DashboardConfig(Entity):
     port: int = Field(default=8765, ge=1, le=65535)
 
 
+ROLE_MODES = ("path", "label")
+"""Role resolutions that are not templates: a document path, or a `.. _label:` target."""
+
+MAX_ROLE_WIDTH = 64
+"""Widest field a role template may ask for (`{target:0>4}` asks for 4)."""
+
+DEFAULT_ROLES: dict[str, str] = {
+    "doc": "path",
+    "ref": "label",
+    "pep": "pep-{target:0>4}",
+    "rfc": "rfc{target}",
+}
+"""Sphinx/MyST roles that name another document, unless config.yaml's `import.roles` says else."""
+
+
+def check_role_rule(rule: str | None) -> str | None:
+    """A role's resolution: `path`, `label`, a template of `{target}` only, or None (not a
+    reference). Refused with a message that names the fix (config.yaml shows it with the key)."""
+    if rule is None or rule in ROLE_MODES:
+        return rule
+    try:
+        parts = [(f, c, s) for _, f, s, c in string.Formatter().parse(rule) if f is not None]
+    except ValueError as exc:
+        raise ValueError(f"{rule!r} is not a valid template ({exc})") from None
+    if not parts or any(f != "target" or c is not None for f, c, _ in parts):
+        raise ValueError(
+            f"{rule!r} must be 'path', 'label', null, or a template that uses only {{target}} "
+            '(with an optional format spec), e.g. "pep-{target:0>4}" or "rfc{target}"'
+        )
+    widths = [int(w) for _, _, spec in parts for w in re.findall(r"\d+", spec or "")]
+    if any(w > MAX_ROLE_WIDTH for w in widths):
+        raise ValueError(f"{rule!r}: a width above {MAX_ROLE_WIDTH} makes no document name")
+    try:
+        rule.format(target="1")
+    except (ValueError, IndexError, KeyError) as exc:
+        raise ValueError(f"{rule!r} is not a valid template ({exc})") from None
+    return rule
+
+
+RoleRule = Annotated[str | None, AfterValidator(check_role_rule)]
+
+
 class ImportConfig(Entity):
+    """`roles` is merged over DEFAULT_ROLES (a role set to null is not a reference);
+    `docs_root` is the folder `:doc:` paths starting with `/` are taken from (default: the
+    deepest folder that holds every imported document)."""
+
     category_from: Literal["folder", "domain"] = "folder"
     recursive: bool = True
     link: bool = False
+    roles: dict[str, RoleRule] = Field(default_factory=dict)
+    docs_root: str | None = None
+
+    @property
+    def role_rules(self) -> dict[str, str]:
+        """Role name → `path`, `label` or a `{target}` template, defaults included."""
+        merged: dict[str, str | None] = {**DEFAULT_ROLES, **self.roles}
+        return {role: rule for role, rule in merged.items() if rule is not None}
 
 
 class SearchConfig(Entity):

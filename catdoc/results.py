@@ -246,6 +246,11 @@ class ImportResult(Result):
     )
     morphisms_created: list[str] = Field(default_factory=list)
     written: list[str] = Field(default_factory=list, description="YAML files changed.")
+    example_removed: list[str] = Field(
+        default_factory=list,
+        description="The untouched example model of `catdoc init` (entities, then its document) "
+        "that this import replaced.",
+    )
 
 
 Period = Literal[

@@ -2,6 +2,8 @@
 
 The template is `.catdoc-template/` at the repository root; the wheel carries it as
 `catdoc/_template`, so `catdoc init` works from a plain install outside the source tree.
+`catdoc init --bare` writes its config.yaml and an empty model instead of the example, for a
+project that will adopt an existing docs tree (`catdoc import`).
 """
 
 from __future__ import annotations
@@ -16,8 +18,16 @@ from catdoc import results as r
 from catdoc.errors import ALREADY_EXISTS, IO_ERROR, CatDocError
 from catdoc.journal import JOURNAL_NAME
 from catdoc.lock import LOCK_NAME
-from catdoc.project import CACHE_DIR, CATDOC_DIR, CONFIG_FILE, inside_catdoc
+from catdoc.project import CACHE_DIR, CATDOC_DIR, CONFIG_FILE, MODEL_FILE, inside_catdoc
 from catdoc.writeback import atomic_write
+
+EXAMPLE_DOCUMENT = "docs/example.md"
+BARE_MODEL = """\
+# The CatDoc model of this project: categories of documents, the morphisms between documents of
+# one category, functors between categories. `catdoc import DIR --link` adopts a docs tree;
+# `catdoc validate --suggest` proposes functors. The file format is in CatDoc's README.
+categories: []
+"""
 
 _NAME_LINE = re.compile(r"^name:.*$", re.M)
 _PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._ -]*[A-Za-z0-9._-]|[A-Za-z]")
@@ -50,6 +60,11 @@ def _template_files(base: Traversable, prefix: str = "") -> list[tuple[str, str]
     return out
 
 
+def template_text(rel: str) -> str:
+    """The text of one template file (`category.yaml`, `docs/example.md` …) as init writes it."""
+    return template_dir().joinpath(*rel.split("/")).read_text(encoding="utf-8")
+
+
 def _yaml_scalar(text: str) -> str:
     """`text` as a YAML scalar: plain when unambiguous, else double-quoted (JSON is valid YAML)."""
     plain = _PLAIN_NAME.fullmatch(text) and text.lower() not in {
@@ -64,9 +79,12 @@ def _yaml_scalar(text: str) -> str:
     return text if plain else json.dumps(text, ensure_ascii=False)
 
 
-def init_project(directory: Path, *, name: str | None = None, force: bool = False) -> r.InitResult:
+def init_project(
+    directory: Path, *, name: str | None = None, force: bool = False, bare: bool = False
+) -> r.InitResult:
     """Write the template into `directory/.catdoc/` atomically; refuse to overwrite unless `force`.
 
+    `bare`: config.yaml and an empty model, no example document.
     Only the template's files are (over)written; anything else already in `.catdoc/` is kept.
     Nothing is written when `.catdoc/` or any file to write leads outside the project (symlink).
     """
@@ -98,6 +116,9 @@ def init_project(directory: Path, *, name: str | None = None, force: bool = Fals
     name_line = f"name: {_yaml_scalar(project_name)}"
     created: list[str] = []
     files = _template_files(template_dir())
+    if bare:
+        files = [(CONFIG_FILE, text) for rel, text in files if rel == CONFIG_FILE]
+        files.append((MODEL_FILE, BARE_MODEL))
     gitignore = catdoc / ".gitignore"
     for target in [*(catdoc / rel for rel, _ in files), gitignore]:
         inside_catdoc(root, target)

@@ -606,12 +606,13 @@ class CatDoc(EditOperations):
     # ------------------------------------------------------------------ writes
     @staticmethod
     def init(
-        directory: Path | str, *, name: str | None = None, force: bool = False
+        directory: Path | str, *, name: str | None = None, force: bool = False, bare: bool = False
     ) -> r.InitResult:
-        """Create `.catdoc/` in `directory` from the template (no overwrite unless `force`)."""
+        """Create `.catdoc/` in `directory` from the template (no overwrite unless `force`);
+        `bare`: config.yaml and an empty model only."""
         from catdoc.scaffold import init_project
 
-        return init_project(Path(directory), name=name, force=force)
+        return init_project(Path(directory), name=name, force=force, bare=bare)
 
     def import_documents(
         self,
@@ -647,7 +648,13 @@ class CatDoc(EditOperations):
         )
         self._adopt(outcome.project)
         written = [f for f in outcome.files if f.startswith(".catdoc/")]
-        return outcome.value.model_copy(update={"written": written})
+        removed = outcome.value.example_removed
+        if removed:
+            from catdoc.importer.template import remove_example_document
+
+            document = remove_example_document(self.root)
+            removed = [*removed, document] if document else removed
+        return outcome.value.model_copy(update={"written": written, "example_removed": removed})
 
     # ------------------------------------------------------------------ search
     def search_engine(self) -> Any:

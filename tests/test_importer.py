@@ -36,6 +36,8 @@ TREE = {
 
 def make_project(root: Path, tree: dict[str, str] = TREE) -> CatDoc:
     CatDoc.init(root)
+    with (root / MODEL).open("a", encoding="utf-8") as model:
+        model.write("# edited: the example stays (tests/test_adopt_links.py replaces it)\n")
     for rel, text in tree.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,7 @@ from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.importer.files import _common_folder, _expand, _read_documents
 from catdoc.importer.links import _link_references
 from catdoc.importer.planner import _Planner
+from catdoc.importer.template import bare_model, remove_template, untouched_template
 from catdoc.importer.writing import _apply_plans
 
 
@@ -58,13 +59,16 @@ def import_documents(
     files, skipped = _expand(root, paths, recursive=recursive)
     docs = _read_documents(files, skipped)
 
-    planner = _Planner(project, force=force)
+    example = untouched_template(project)
+    planner = _Planner(bare_model(project) if example else project, force=force)
     docs = planner.assign_ids(docs, skipped)
     common = _common_folder([d.rel for d in docs])
     for doc in docs:
         planner.place(doc, category, category_from, common, domain)
-    references = _link_references(planner, docs, link=link)
+    references = _link_references(planner, docs, link=link, docs_root=common)
+    removed: list[str] = []
     if planner.has_changes():
+        removed = remove_template(edit) if example else []
         _apply_plans(edit, planner.plans)
 
     items = sorted([*planner.items, *skipped], key=lambda item: item.path)
@@ -74,6 +78,7 @@ def import_documents(
         **counts,
         references=references,
         morphisms_created=planner.morphisms_created,
+        example_removed=removed,
     )
 
 

@@ -30,9 +30,13 @@ class _CategoryPlan:
     new_objects: list[dict[str, Any]] = field(default_factory=list)
     changes: dict[str, dict[str, Any]] = field(default_factory=dict)
     new_morphisms: list[dict[str, Any]] = field(default_factory=list)
+    related: set[str] = field(default_factory=set)  # categories to add to its `related`
+    related_before: list[str] = field(default_factory=list)
 
     def empty(self) -> bool:
-        return not (self.name or self.new_objects or self.changes or self.new_morphisms)
+        return not (
+            self.name or self.new_objects or self.changes or self.new_morphisms or self.related
+        )
 
 
 class _Planner:
@@ -45,6 +49,7 @@ class _Planner:
         self.project = project
         self.force = force
         self.items: list[r.ImportItem] = []
+        self.item_of: dict[str, r.ImportItem] = {}  # object id → its item
         self.plans: dict[str, dict[str, _CategoryPlan]] = {}  # yaml file → category id → plan
         self.object_category: dict[str, str] = {}
         self.by_path: dict[str, DocObject] = {}
@@ -238,15 +243,49 @@ class _Planner:
             if changes:
                 plan.changes[doc.object_id] = changes
             action = "updated" if changes else "unchanged"
-        self.items.append(
-            r.ImportItem(
-                path=doc.rel,
-                object_id=doc.object_id,
-                category=doc.category,
-                action=action,
-                reason=" ".join(doc.notes) or None,
-            )
+        item = r.ImportItem(
+            path=doc.rel,
+            object_id=doc.object_id,
+            category=doc.category,
+            action=action,
+            reason=" ".join(doc.notes) or None,
         )
+        self.items.append(item)
+        self.item_of[doc.object_id] = item
+
+    # ------------------------------------------------------------------ cross-category
+    def relate(self, doc: _Doc, targets: dict[str, str]) -> None:
+        """Keep references into other categories: the targets (object → category) join the
+        object's `metadata.related` (sorted, merged) and their categories the category's
+        `related`."""
+        plan = self.plan_for(doc.category)
+        cat = self.project.category_by_id.get(doc.category)
+        plan.related |= set(targets.values()) - set(cat.related if cat else ()) - {doc.category}
+        before = doc.existing.metadata.get("related", []) if doc.existing else []
+        meta = doc.fields.get("metadata") or {}
+        base = meta.get("related", before)
+        if not isinstance(base, list) or not all(isinstance(t, str) for t in base):
+            self._note(doc, "its metadata `related` is not a list of ids; left as it is.")
+            return
+        merged = sorted(set(base) | set(targets))
+        if doc.existing is None:
+            doc.fields["metadata"] = {**meta, "related": merged}
+            return
+        changes = plan.changes.setdefault(doc.object_id, {})
+        delta = changes.setdefault("metadata", {})
+        if merged == before:
+            delta.pop("related", None)
+        else:
+            delta["related"] = merged
+        if not delta:
+            del changes["metadata"]
+        if not changes:
+            del plan.changes[doc.object_id]
+        self.item_of[doc.object_id].action = "updated" if changes else "unchanged"
+
+    def _note(self, doc: _Doc, note: str) -> None:
+        item = self.item_of[doc.object_id]
+        item.reason = f"{item.reason} {note}" if item.reason else note
 
     # ------------------------------------------------------------------ plans
     def plan_for(self, cat_id: str, *, new_name: str | None = None) -> _CategoryPlan:
@@ -256,7 +295,11 @@ class _Planner:
         plans = self.plans.setdefault(origin, {})
         plan = plans.get(cat_id)
         if plan is None:
-            plan = plans[cat_id] = _CategoryPlan(cat_id, name=new_name if cat is None else None)
+            plan = plans[cat_id] = _CategoryPlan(
+                cat_id,
+                name=new_name if cat is None else None,
+                related_before=list(cat.related) if cat is not None else [],
+            )
         return plan
 
     def has_changes(self) -> bool:

@@ -15,6 +15,10 @@ def _apply_plans(edit: ModelEdit, plans_by_file: dict[str, dict[str, _CategoryPl
         if plan.name is not None:
             edit.upsert_category(plan.id, {"name": plan.name})
     for plan in plans:
+        if plan.related:
+            kept = plan.related_before
+            edit.upsert_category(plan.id, {"related": kept + sorted(plan.related - set(kept))})
+    for plan in plans:
         for fields in plan.new_objects:
             edit.upsert_object(plan.id, fields["id"], _without_id(fields))
         for object_id, changes in plan.changes.items():

@@ -1,0 +1,161 @@
+"""What a reference in a document names: an object id, a document path, a file stem or title, a
+reST label, or what a configured role (`:doc:`, `:ref:`, `:pep:` …) makes of its target.
+
+The importer resolves the references of the documents it adopts with this, and the mapping
+suggestions resolve those of every document in the project: one rule for both.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from catdoc.documents import DOCUMENT_SUFFIXES, Kind, Reference
+
+try:  # SHIM until documents.labels_of lands
+    from catdoc.documents import labels_of
+except ImportError:
+    _LABEL = re.compile(r"^\.\.[ \t]+_([^:`\n]+|`[^`\n]+`):[ \t]*$", re.M)
+
+    def labels_of(text: str, kind: Kind) -> list[tuple[str, int]]:
+        return [
+            (_SPACES.sub(" ", m.group(1).strip("`")).strip().lower(), 0)
+            for m in _LABEL.finditer(text)
+        ]
+
+
+from catdoc.model import ImportConfig
+
+LINKS = "references"
+"""The morphism type (name) of links, wiki links and @mentions; a role's own name otherwise."""
+
+_WEB_SUFFIXES = (".html", ".htm")
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass
+class Known:
+    """One document a reference may name: its object id, path, title and reST labels."""
+
+    object_id: str
+    path: str | None = None
+    title: str | None = None
+    text: str | None = None
+    kind: Kind = "markdown"
+
+
+@dataclass
+class Resolver:
+    """Lookups built once per import (or suggestion run); each `resolve` is a few dict reads."""
+
+    roles: dict[str, str]
+    docs_root: str = ""
+    ids: set[str] = field(default_factory=set)
+    paths: dict[str, str] = field(default_factory=dict)
+    stems: dict[str, set[str]] = field(default_factory=dict)
+    names: dict[str, set[str]] = field(default_factory=dict)
+    labels: dict[str, set[str]] = field(default_factory=dict)
+    suffixes: tuple[str, ...] = ()
+
+    @classmethod
+    def build(cls, known: Iterable[Known], settings: ImportConfig, docs_root: str = "") -> Resolver:
+        """`docs_root` (project-relative) is used unless config.yaml sets `import.docsRoot`."""
+        root = settings.docs_root if settings.docs_root is not None else docs_root
+        found = cls(settings.role_rules, posixpath.normpath(root.strip("/") or "."))
+        suffixes: set[str] = set()
+        for doc in known:
+            found.ids.add(doc.object_id)
+            keys = {(doc.title or "").casefold()}
+            if doc.path:
+                path = PurePosixPath(doc.path)
+                found.paths.setdefault(doc.path, doc.object_id)
+                found.stems.setdefault(path.stem.casefold(), set()).add(doc.object_id)
+                keys |= {path.stem.casefold(), doc.path.casefold()}
+                suffixes.add(path.suffix)
+            for key in keys - {""}:
+                found.names.setdefault(key, set()).add(doc.object_id)
+            if doc.text is not None and "_" in doc.text:
+                for label, _line in labels_of(doc.text, doc.kind):
+                    found.labels.setdefault(label, set()).add(doc.object_id)
+        found.suffixes = tuple(sorted(suffixes | DOCUMENT_SUFFIXES))
+        return found
+
+    def counts(self, ref: Reference) -> bool:
+        """Whether the reference names a document at all (a role only when it is configured)."""
+        return ref.kind != "role" or _role(ref) in self.roles
+
+    def name_of(self, ref: Reference) -> str:
+        """The morphism type a linked reference gets."""
+        return (_role(ref) or LINKS) if ref.kind == "role" else LINKS
+
+    def resolve(self, source_path: str, ref: Reference) -> str | None:
+        """The object id the reference names, or None (unresolved or ambiguous)."""
+        if ref.kind == "object":
+            return ref.target if ref.target in self.ids else None
+        if ref.kind == "link":
+            return self._path(_joined(posixpath.dirname(source_path), ref.target, ""))
+        if ref.kind == "wiki":
+            if ref.target in self.ids:
+                return ref.target
+            return _one(self.names.get(ref.target.casefold()))
+        if ref.kind != "role":
+            return None
+        rule = self.roles.get(_role(ref) or "")
+        target = ref.target.strip()
+        if rule == "path":
+            return self._path(_joined(posixpath.dirname(source_path), target, self.docs_root))
+        if rule == "label":
+            return _one(self.labels.get(_SPACES.sub(" ", target).lower()))
+        if rule is None:
+            return None
+        name = rule.format(target=target.split("#", 1)[0].strip())
+        if name in self.ids:
+            return name
+        return _one(self.stems.get(name.casefold()))
+
+    def _path(self, rel: str | None) -> str | None:
+        """The object at a project-relative path; the suffix may be left out or be `.html`."""
+        if rel is None:
+            return None
+        if rel in self.paths:
+            return self.paths[rel]
+        base = rel
+        if rel.endswith(_WEB_SUFFIXES):
+            base = posixpath.splitext(rel)[0]
+        elif posixpath.splitext(rel)[1] in self.suffixes:
+            return None
+        for stem in (base, posixpath.join(base, "index")):
+            for suffix in self.suffixes:
+                hit = self.paths.get(stem + suffix)
+                if hit is not None:
+                    return hit
+        return None
+
+
+def _joined(folder: str, target: str, docs_root: str) -> str | None:
+    """A link or `:doc:` target as a project-relative path. A leading `/` means the docs root
+    (for links: the project root); None when it leaves the project."""
+    target = target.split("#", 1)[0].split("?", 1)[0]
+    if not target:
+        return None
+    joined = (
+        posixpath.join(docs_root, target.lstrip("/"))
+        if target.startswith("/")
+        else posixpath.join(folder, target)
+    )
+    norm = posixpath.normpath(joined)
+    return None if norm == ".." or norm.startswith("../") else norm
+
+
+def _one(hits: set[str] | None) -> str | None:
+    return next(iter(hits)) if hits and len(hits) == 1 else None
+
+
+def _role(ref: Reference) -> str | None:  # SHIM until Reference.role lands
+    return getattr(ref, "role", None)
+
+
+__all__ = ["LINKS", "Known", "Resolver"]
