@@ -16,6 +16,7 @@ from catdoc.mcp_hints import speak_mcp
 from catdoc.paging import MAX_LIMIT, MAX_OFFSET
 from catdoc.project import resolve_inside
 from catdoc.service import DEFAULT_CONTENT_CHARS, DEFAULT_CONTEXT_NODES, MAX_CONTEXT_DEPTH, CatDoc
+from catdoc.suggest import Suggestions
 from catdoc.validate import Report
 
 if TYPE_CHECKING:
@@ -130,8 +131,10 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         name="catdoc_init",
         title="Initialise a CatDoc project",
         description="Create a CatDoc project: a `.catdoc/` directory with `category.yaml`, "
-        "`config.yaml` and an example document. Use it once, when the user wants to start "
-        "documenting a repository with CatDoc, or when other tools answer PROJECT_NOT_FOUND. "
+        "`config.yaml` and an example document (bare: an empty model, no example; the "
+        "example also gives way to the first import). Use it once, when the user wants to "
+        "start documenting a repository with CatDoc, or when other tools answer "
+        "PROJECT_NOT_FOUND. "
         "Do NOT use it to change an existing project (it fails with ALREADY_EXISTS unless "
         "force is true, and force overwrites the model files); use catdoc_import_document to "
         "add documents.",
@@ -152,12 +155,19 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         force: Annotated[
             bool, Field(description="Overwrite an existing `.catdoc/` (destroys its model).")
         ] = False,
+        bare: Annotated[
+            bool,
+            Field(
+                description="Write config.yaml and an empty model, no example: for a project "
+                "that adopts existing documents with catdoc_import_document."
+            ),
+        ] = False,
     ) -> r.InitResult:
         try:
             base = svc.root
         except CatDocError:
             base = svc.start
-        return CatDoc.init(resolve_inside(base, directory), name=name, force=force)
+        return CatDoc.init(resolve_inside(base, directory), name=name, force=force, bare=bare)
 
     # ------------------------------------------------------------------ categories
     @tool(
@@ -409,6 +419,26 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
     ) -> Report:
         svc.natural_transformation(id)
         return svc.validate(natural_transformation=id)
+
+    @tool(
+        name="catdoc_suggest_mappings",
+        title="Suggest functor mappings",
+        description="Propose functor mappings from what the documents already say: an object "
+        "a that a functor F does not map yet, whose document refers to (links, @mentions, "
+        ":doc:/:pep: roles, metadata.related) an object b of F's target category, gives "
+        "F(a) = b, ranked by how many references support it, with their path:line; categories "
+        "with references across but no functor give a proposed functor with its mapping. Use "
+        "it after catdoc_import_document or when catdoc_validate reports FUN_OBJECT_UNMAPPED. "
+        "It changes nothing: apply a suggestion with catdoc_set_mapping (and "
+        "catdoc_upsert_functor for a new functor) or the `catdoc` command it carries.",
+    )
+    def catdoc_suggest_mappings(
+        functorId: Annotated[
+            str | None,
+            Field(description="Only this functor's mappings (no new functors). Omit for all."),
+        ] = None,
+    ) -> Suggestions:
+        return svc.suggest_mappings(functorId)
 
     # ------------------------------------------------------------------ tracing, search
     @tool(

@@ -497,6 +497,13 @@ class CatDoc(EditOperations):
             ),
         )
 
+    def suggest_mappings(self, functor: str | None = None) -> Any:
+        """Functor mappings (and functors) the documents' cross-category references imply.
+        Returns a `catdoc.suggest.Suggestions`; documents are read each time (not memoised)."""
+        from catdoc.suggest import suggest_mappings
+
+        return suggest_mappings(self.project(), functor)
+
     def findings(
         self,
         *,

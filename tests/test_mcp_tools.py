@@ -35,6 +35,7 @@ TOOLS = {
     "catdoc_validate_category",
     "catdoc_validate_functor",
     "catdoc_validate_natural_transformation",
+    "catdoc_suggest_mappings",
     "catdoc_trace",
     "catdoc_context",
     "catdoc_search",
@@ -154,6 +155,11 @@ SUCCESS: list[tuple[str, dict[str, Any], Check]] = [
         lambda d: d["isValid"] is True and d["summary"]["naturalTransformationsChecked"] == 1,
     ),
     (
+        "catdoc_suggest_mappings",
+        {"functorId": "realize"},
+        lambda d: d == {"mappings": [], "functors": []},  # realize maps every object
+    ),
+    (
         "catdoc_trace",
         {"sourceId": "req-login", "targetId": "des-session-store"},
         lambda d: (
@@ -261,6 +267,7 @@ NOT_FOUND: list[tuple[str, dict[str, Any], str]] = [
     ("catdoc_validate_category", {"categoryId": "desgin"}, "Category not found"),
     ("catdoc_validate_functor", {"functorId": "realise"}, "Functor not found"),
     ("catdoc_validate_natural_transformation", {"id": "upgrad"}, "transformation not found"),
+    ("catdoc_suggest_mappings", {"functorId": "realise"}, "functor not found"),
     ("catdoc_trace", {"sourceId": "req-logn", "targetId": "req-login"}, "Object not found"),
     ("catdoc_context", {"objectId": "req-logn"}, "Object not found"),
     ("catdoc_search", {"query": "x", "filters": {"category": "desgin"}}, "not found"),
@@ -283,6 +290,7 @@ BAD_ARGUMENTS: list[tuple[str, dict[str, Any]]] = [
     ("catdoc_validate_category", {}),
     ("catdoc_validate_functor", {"functorId": ["a"]}),
     ("catdoc_validate_natural_transformation", {}),
+    ("catdoc_suggest_mappings", {"functorId": 7}),
     ("catdoc_trace", {"sourceId": "req-login", "targetId": "req-session", "maxDepth": 51}),
     ("catdoc_context", {"objectId": "req-login", "depth": 6}),
     ("catdoc_search", {"query": "x", "mode": "fuzzy"}),

@@ -31,6 +31,7 @@ from catdoc.visible import json_visible
 
 if TYPE_CHECKING:
     from catdoc import results as r
+    from catdoc.suggest import Suggestions
 
 MAX_DEPTH = 50
 """The longest trace the service accepts; the option says so before the service is asked."""
@@ -70,20 +71,28 @@ def init(
     force: Annotated[
         bool, typer.Option("--force", help="Rewrite the template files if .catdoc/ exists.")
     ] = False,
+    bare: Annotated[
+        bool,
+        typer.Option(
+            "--bare", help="Only config.yaml and an empty model (to adopt docs with catdoc import)."
+        ),
+    ] = False,
     fmt: FormatOption = OutputFormat.text,
 ) -> None:
     """Create a new project: .catdoc/ with category.yaml, config.yaml and docs/example.md.
 
-    Refuses to touch an existing .catdoc/ unless --force is given.
+    Refuses to touch an existing .catdoc/ unless --force is given. With --bare the model starts
+    empty (no example); the example of a plain init also gives way to the first import.
 
     Examples:
     catdoc init
     catdoc init docs-project --name "Payments docs"
+    catdoc init --bare && catdoc import docs --link
     catdoc init --force --format json
     """
     from catdoc.service import CatDoc
 
-    result = CatDoc.init(directory or state(ctx).start, name=name, force=force)
+    result = CatDoc.init(directory or state(ctx).start, name=name, force=force, bare=bare)
     if fmt is OutputFormat.json:
         print_json(result)
         return
@@ -91,7 +100,10 @@ def init(
     echo(f"{verb} a CatDoc project in {result.root}:")
     for rel in result.created:
         echo(f"  {rel}")
-    echo("Next: edit .catdoc/category.yaml, then run `catdoc validate`.")
+    if bare:
+        echo("Next: `catdoc import DOCS --link`, then `catdoc validate --suggest`.")
+    else:
+        echo("Next: edit .catdoc/category.yaml, then run `catdoc validate`.")
 
 
 # --------------------------------------------------------------------------- validate
@@ -107,6 +119,14 @@ def validate(
         typer.Option(help="Validate only this natural transformation.", show_default=False),
     ] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
+    suggest: Annotated[
+        bool,
+        typer.Option(
+            "--suggest",
+            help="Also propose functor mappings (and functors) from the documents' references "
+            "across categories, each with the command that applies it.",
+        ),
+    ] = False,
     fmt: FormatOption = OutputFormat.text,
 ) -> None:
     """Check the model: categories, functors and natural transformations.
@@ -120,6 +140,7 @@ def validate(
     catdoc validate
     catdoc validate --strict --format json
     catdoc validate --functor specify
+    catdoc validate --suggest
     catdoc -C examples/traceability validate --category requirements
     """
     from catdoc.validate import render_report
@@ -130,15 +151,57 @@ def validate(
             "give at most one of --category, --functor and --natural-transformation "
             "(or none to validate everything)."
         )
-    report = service(ctx).validate(
+    svc = service(ctx)
+    report = svc.validate(
         category=category, functor=functor, natural_transformation=natural_transformation
     )
+    suggestions = svc.suggest_mappings(functor) if suggest else None
     if fmt is OutputFormat.json:
-        print_json(report)
+        if suggestions is None:
+            print_json(report)
+        else:
+            print_json(
+                {
+                    **report.model_dump(mode="json", by_alias=True),
+                    "suggestions": suggestions.model_dump(mode="json", by_alias=True),
+                }
+            )
     else:
         echo(render_report(report))
+        if suggestions is not None:
+            _print_suggestions(suggestions)
     if not report.is_valid or (strict and report.warnings):
         raise typer.Exit(EXIT_FAILED)
+
+
+MAX_SHOWN_COMMANDS = 20
+"""Mapping commands printed per suggested functor (`--format json` has them all)."""
+
+
+def _print_suggestions(found: Suggestions) -> None:
+    if not found.mappings and not found.functors:
+        echo("\nSuggestions: none (no document refers to one in another category).")
+        return
+    if found.mappings:
+        echo(f"\nSuggested mappings ({len(found.mappings)}), best supported first:")
+        for s in found.mappings:
+            places = ", ".join(s.evidence)
+            more = "…" if s.references > len(s.evidence) else ""
+            echo(
+                f"  {s.functor}: {s.source} ↦ {s.target}  ({count(s.references, 'reference')}: "
+                f"{places}{more})"
+            )
+            echo(f"    {s.command}")
+    for f in found.functors:
+        echo(
+            f"\nSuggested functor {f.id}: {f.source_category} → {f.target_category} "
+            f"({count(f.references, 'reference')}, {count(len(f.object_mapping), 'mapping')}):"
+        )
+        for command in f.commands[: MAX_SHOWN_COMMANDS + 1]:
+            echo(f"    {command}")
+        hidden = len(f.commands) - MAX_SHOWN_COMMANDS - 1
+        if hidden > 0:
+            echo(f"    … and {hidden} more `catdoc map` commands (see --format json).")
 
 
 # --------------------------------------------------------------------------- list

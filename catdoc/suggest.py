@@ -1,0 +1,212 @@
+"""Functor mappings the documents already imply.
+
+A document that refers to a document of another category (a link, an @mention, a `:doc:` or
+`:pep:` role, or an id in its object's `metadata.related`) is evidence that the two correspond.
+For a functor F: A → B, an object a of A that F does not map yet and that refers to b in B
+suggests F(a) = b; for categories A and B with such references but no functor A → B, the functor
+itself is suggested with the mapping it would have. Nothing here writes: each suggestion carries
+the `catdoc` command that applies it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from pydantic import Field
+
+from catdoc import results as r
+from catdoc.documents import extract_references, kind_of, read_object_text
+from catdoc.errors import CatDocError, not_found
+from catdoc.importer.names import _unique, slugify
+from catdoc.model import DocObject
+from catdoc.project import Project
+from catdoc.references import Known, Resolver
+
+MAX_EVIDENCE = 5
+"""Places shown per suggestion (`references` counts them all)."""
+MAX_CANDIDATES = 3
+"""Images proposed per unmapped object, best first."""
+
+
+class MappingSuggestion(r.Result):
+    """F(source) = target, because `source`'s document refers to `target`."""
+
+    functor: str
+    source: str
+    target: str
+    references: int = Field(description="How many references point from source to target.")
+    evidence: list[str] = Field(
+        description=f"Where they are (path:line, or the object's YAML for metadata.related); "
+        f"at most {MAX_EVIDENCE}."
+    )
+    command: str = Field(description="The command that sets this mapping entry.")
+
+
+class FunctorSuggestion(r.Result):
+    """A functor between two categories whose documents refer across, with its mapping."""
+
+    id: str = Field(description="A free functor id (change it at will).")
+    source_category: str
+    target_category: str
+    references: int
+    object_mapping: dict[str, str] = Field(
+        description="The best-supported image of each source object that refers across (the "
+        "others still need one before the functor validates)."
+    )
+    commands: list[str] = Field(description="Create the functor, then set each mapping entry.")
+
+
+class Suggestions(r.Result):
+    mappings: list[MappingSuggestion] = Field(default_factory=list)
+    functors: list[FunctorSuggestion] = Field(default_factory=list)
+
+
+@dataclass
+class _Evidence:
+    count: int = 0
+    places: list[str] = field(default_factory=list)
+
+    def add(self, place: str) -> None:
+        self.count += 1
+        if len(self.places) < MAX_EVIDENCE:
+            self.places.append(place)
+
+
+Pairs = dict[str, dict[str, _Evidence]]
+"""source object → target object in another category → the references between them."""
+
+
+def suggest_mappings(project: Project, functor: str | None = None) -> Suggestions:
+    """Mapping entries for every functor (or only `functor`) and, without `functor`, the
+    functors the documents imply; see module doc."""
+    functors = project.functors
+    if functor is not None:
+        if functor not in project.functor_by_id:
+            raise not_found(
+                "Functor",
+                functor,
+                project.functor_by_id,
+                "See the ids with `catdoc list functors` (MCP: catdoc_list_functors).",
+            )
+        functors = [project.functor_by_id[functor]]
+    pairs = _cross_references(project)
+    out = Suggestions()
+    for fun in functors:
+        targets = {o.id for o in _objects_of(project, fun.target_category)}
+        for obj in _objects_of(project, fun.source_category):
+            if obj.id in fun.object_mapping:
+                continue
+            ranked = _ranked({t: e for t, e in pairs.get(obj.id, {}).items() if t in targets})
+            for target, ev in ranked[:MAX_CANDIDATES]:
+                out.mappings.append(
+                    MappingSuggestion(
+                        functor=fun.id,
+                        source=obj.id,
+                        target=target,
+                        references=ev.count,
+                        evidence=ev.places,
+                        command=_command("map", fun.id, obj.id, target),
+                    )
+                )
+    out.mappings.sort(key=lambda s: (-s.references, s.functor, s.source, s.target))
+    if functor is None:
+        out.functors = _new_functors(project, pairs)
+    return out
+
+
+def _cross_references(project: Project) -> Pairs:
+    """Every reference from a document to an object of another category, with its place."""
+    texts: dict[str, str] = {}
+    for obj in project.object_by_id.values():
+        if obj.path:
+            try:
+                texts[obj.id] = read_object_text(project.root, obj) or ""
+            except CatDocError:
+                continue  # the validator reports unreadable documents
+    known = [
+        Known(o.id, o.path, o.title, texts.get(o.id), kind_of(o.path) if o.path else "markdown")
+        for o in project.object_by_id.values()
+    ]
+    resolver = Resolver.build(known, project.config.import_, _docs_root(project))
+    home = project.category_of_object
+    pairs: Pairs = defaultdict(dict)
+    for obj in project.object_by_id.values():
+        text = texts.get(obj.id)
+        if text and obj.path:
+            for ref in extract_references(text, kind=kind_of(obj.path)):
+                if ref.kind == "morphism" or not resolver.counts(ref):
+                    continue
+                target = resolver.resolve(obj.path, ref)
+                if target is not None and home.get(target) not in (None, home.get(obj.id)):
+                    pairs[obj.id].setdefault(target, _Evidence()).add(f"{obj.path}:{ref.line}")
+        related = obj.metadata.get("related")
+        if isinstance(related, list):
+            for target in related:
+                if not isinstance(target, str) or home.get(target) in (None, home.get(obj.id)):
+                    continue
+                if target not in pairs[obj.id]:
+                    pairs[obj.id][target] = _Evidence()
+                    pairs[obj.id][target].add(f"metadata.related ({project.locate(obj)})")
+    return pairs
+
+
+def _new_functors(project: Project, pairs: Pairs) -> list[FunctorSuggestion]:
+    """A functor for each ordered pair of categories with references across but no functor."""
+    home = project.category_of_object
+    have = {(f.source_category, f.target_category) for f in project.functors}
+    across: dict[tuple[str, str], dict[str, dict[str, _Evidence]]] = defaultdict(dict)
+    for source, targets in pairs.items():
+        for target, ev in targets.items():
+            key = (home[source], home[target])
+            if key not in have:
+                across[key].setdefault(source, {})[target] = ev
+    used = set(project.functor_by_id)
+    out: list[FunctorSuggestion] = []
+    for (cat_a, cat_b), by_source in sorted(across.items()):
+        ident = _unique(slugify(f"{cat_a}-to-{cat_b}") or "functor", used)
+        mapping = {a: _ranked(targets)[0][0] for a, targets in sorted(by_source.items())}
+        total = sum(ev.count for targets in by_source.values() for ev in targets.values())
+        commands = [_command("add", "functor", ident, "--from", cat_a, "--to", cat_b)]
+        commands += [_command("map", ident, a, b) for a, b in mapping.items()]
+        out.append(
+            FunctorSuggestion(
+                id=ident,
+                source_category=cat_a,
+                target_category=cat_b,
+                references=total,
+                object_mapping=mapping,
+                commands=commands,
+            )
+        )
+    out.sort(key=lambda s: (-s.references, s.id))
+    return out
+
+
+def _ranked(targets: dict[str, _Evidence]) -> list[tuple[str, _Evidence]]:
+    return sorted(targets.items(), key=lambda item: (-item[1].count, item[0]))
+
+
+def _objects_of(project: Project, category_id: str) -> list[DocObject]:
+    cat = project.category_by_id.get(category_id)
+    return cat.objects if cat is not None else []
+
+
+def _docs_root(project: Project) -> str:
+    """The deepest folder holding every document: where `:doc:`/x paths start by default."""
+    folders = [posixpath.dirname(o.path) for o in project.object_by_id.values() if o.path]
+    if not folders or not all(folders):
+        return ""
+    try:
+        return posixpath.commonpath(folders)
+    except ValueError:  # absolute and relative paths mixed
+        return ""
+
+
+def _command(*words: str) -> str:
+    return " ".join(["catdoc", *(shlex.quote(w) for w in words)])
+
+
+__all__ = ["FunctorSuggestion", "MappingSuggestion", "Suggestions", "suggest_mappings"]
