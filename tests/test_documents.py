@@ -292,8 +292,8 @@ def test_list_continuation_is_not_code() -> None:
 
 
 def test_rst_literal_blocks_are_ignored() -> None:
-    text = "Text @a::\n\n   @literal\n\n.. code-block:: python\n\n   @deco\n\nEnd #m\n"
-    assert refs(text, "rst") == [("object", "a", 1), ("morphism", "m", 9)]
+    text = "Text @a-1::\n\n   @lit-1\n\n.. code-block:: python\n\n   @deco-1\n\nEnd #m-1\n"
+    assert refs(text, "rst") == [("object", "a-1", 1), ("morphism", "m-1", 9)]
 
 
 def test_reference_dataclass_is_plain() -> None:

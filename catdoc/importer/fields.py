@@ -1,4 +1,9 @@
-"""An object's fields from a document's front matter, text and options, and what changed."""
+"""An object's fields from a document's front matter, text and options, and what changed.
+
+Metadata comes from YAML front matter and, key by key where front matter is silent, from what the
+text states itself (`catdoc.text_metadata`: a PEP's `Title:`/`Author:`/`Created:` headers, reST
+field lists such as `:Author:` or Sphinx's `:description:` and `:keywords:`).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,11 @@ import os
 import re
 from typing import Any
 
-from catdoc.documents import document_title
+from catdoc.documents import document_title, text_metadata
 from catdoc.importer.files import _Doc
 from catdoc.importer.names import humanize
 from catdoc.model import DocObject
+from catdoc.text_metadata import parse_date
 
 _CREATED_KEYS = ("created", "date")
 _UPDATED_KEYS = ("updated", "lastmod", "last_modified", "modified")
@@ -18,7 +24,7 @@ _UPDATED_KEYS = ("updated", "lastmod", "last_modified", "modified")
 
 def _fields(doc: _Doc, domain: str | None) -> dict[str, Any]:
     """The object's fields (on-disk keys, file order) from front matter, text and options."""
-    meta = dict(doc.front.meta)
+    meta = {**text_metadata(doc.front.body, doc.kind), **doc.front.meta}
     consumed = {"id", "title"}
     fields: dict[str, Any] = {"id": doc.object_id}
     fallback = humanize(doc.parts[-1])
@@ -46,9 +52,10 @@ def _fields(doc: _Doc, domain: str | None) -> dict[str, Any]:
                 continue
             value = _date(meta[key])
             if value is None:
+                where = "front matter" if key in doc.front.meta else "the document's"
                 doc.notes.append(
-                    f"front matter {key}: {meta[key]!r} is not a date (YYYY-MM-DD); kept "
-                    "in metadata."
+                    f"{where} {key}: {meta[key]!r} is not a date (YYYY-MM-DD or "
+                    "12-Sep-2020); kept in metadata."
                 )
                 continue
             fields[target] = value
@@ -100,10 +107,7 @@ def _date(value: Any) -> dt.date | None:
     if isinstance(value, dt.date):
         return value
     if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value.strip()[:10])
-        except ValueError:
-            return None
+        return parse_date(value)
     return None
 
 

@@ -15,16 +15,18 @@ from catdoc.documents import (
     DOCUMENT_SUFFIXES,
     FrontMatter,
     Kind,
-    kind_of,
     read_document,
+    sniff_kind,
     split_front_matter,
 )
 from catdoc.errors import NOT_FOUND, CatDocError
 from catdoc.model import DocObject
+from catdoc.progress import Progress, no_progress
 from catdoc.project import resolve_inside
 
 SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages"})
 """Folders a directory import never enters (besides hidden ones): installed code, not docs."""
+READING = "Reading documents"
 
 _GLOB_CHARS = re.compile(r"[*?\[]")
 
@@ -230,19 +232,24 @@ def _common_folder(rels: list[str]) -> str:
     return common.replace(os.sep, "/")
 
 
-def _read_documents(files: list[tuple[str, Path]], skipped: list[r.ImportItem]) -> list[_Doc]:
-    """Each file's text and front matter; unreadable files and bad front matter are skipped."""
+def _read_documents(
+    files: list[tuple[str, Path]], skipped: list[r.ImportItem], progress: Progress = no_progress
+) -> list[_Doc]:
+    """Each file's text and front matter; unreadable files and bad front matter are skipped.
+    `progress` hears of each file read."""
     docs: list[_Doc] = []
-    for rel, file in files:
+    for done, (rel, file) in enumerate(files):
+        progress(READING, done, len(files))
         try:
             text = read_document(file, rel)
         except CatDocError as exc:
             skipped.append(_skip(rel, f"{exc.message} {exc.hint}".strip()))
             continue
-        kind = kind_of(file)
+        kind = sniff_kind(file, text)
         front = split_front_matter(text) if kind != "rst" else FrontMatter({}, text, 1)
         if front.error:
             skipped.append(_skip(rel, f"{rel}: {front.error}"))
             continue
         docs.append(_Doc(rel, file, kind, text, front))
+    progress(READING, len(files), len(files))
     return docs

@@ -1,0 +1,337 @@
+"""Document markup: which kind a file is, and its structure (headings, and lines that are code).
+
+The kind comes from the suffix, then from the text itself for plain-text suffixes: Django's docs,
+for one, are reStructuredText in `.txt` files (`sniff_kind`). The structure scans are linear in
+the text (no regex here can backtrack more than a line's length) and never raise.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+Kind = Literal["markdown", "rst", "text"]
+
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx"})
+RST_SUFFIXES = frozenset({".rst", ".rest"})
+ASCIIDOC_SUFFIXES = frozenset({".adoc", ".asciidoc"})
+DOCUMENT_SUFFIXES = MARKDOWN_SUFFIXES | RST_SUFFIXES | ASCIIDOC_SUFFIXES | {".txt", ".text"}
+"""Suffixes a directory import picks up; an explicitly named file may be any text file."""
+
+SNIFF_CHARS = 64 * 1024
+"""How much of a plain-text file `sniff_kind` looks at: reST shows itself in its first lines."""
+
+
+@dataclass(frozen=True)
+class Heading:
+    first: int  # index of the heading's first line (overline / title line)
+    last: int  # index of its last line (underline for setext and rst titles)
+    level: int
+    title: str
+
+
+@dataclass
+class Structure:
+    """A document's headings, and for each line whether it is code (never prose)."""
+
+    headings: list[Heading] = field(default_factory=list)
+    code: list[bool] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------- kind
+def kind_of(path: str | Path) -> Kind:
+    """The markup of a file, from its suffix alone: markdown, rst, or plain text."""
+    suffix = Path(path).suffix.lower()
+    if suffix in MARKDOWN_SUFFIXES:
+        return "markdown"
+    if suffix in RST_SUFFIXES:
+        return "rst"
+    return "text"
+
+
+def sniff_kind(path: str | Path, text: str) -> Kind:
+    """The markup of a file from its suffix, and for a plain-text file (not AsciiDoc) from its
+    text: reST when it has a section title whose adornment is at least as long as the title, a
+    `.. directive::` or `.. _label:` line, or a `:role:`target`` (looked for in the first
+    `SNIFF_CHARS` characters). Every reader of documents (import, search) calls this one."""
+    kind = kind_of(path)
+    if kind != "text" or Path(path).suffix.lower() in ASCIIDOC_SUFFIXES:
+        return kind
+    return "rst" if looks_like_rst(text) else "text"
+
+
+_RST_EXPLICIT = re.compile(r"[ \t]*\.\.[ \t]+(?:_\S|[A-Za-z][\w:+.-]{0,60}::(?:[ \t]|$))")
+_RST_ROLE = re.compile(r"(?<![\w`]):[A-Za-z][\w+.-]{0,40}(?::[A-Za-z][\w+.-]{0,40}){0,3}:`[^`\s]")
+
+
+def looks_like_rst(text: str) -> bool:
+    """Whether the start of a plain-text document has reST structure (see `sniff_kind`)."""
+    head = text[:SNIFF_CHARS].replace("\r\n", "\n").replace("\r", "\n")
+    if _RST_ROLE.search(head):
+        return True
+    lines = head.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith((".", " ", "\t")) and _RST_EXPLICIT.match(line):
+            return True
+        if i and _RST_ADORN.match(line):
+            title = lines[i - 1].rstrip()
+            if (
+                title
+                and title[0] not in " \t"
+                and not _RST_ADORN.match(title)
+                and len(line.rstrip()) >= len(title)
+            ):
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------------- structure
+_ATX = re.compile(r"(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = re.compile(r"(=+|-+)[ \t]*$")
+_FENCE = re.compile(r"(`{3,}|~{3,})(.*)$")
+_LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_RST_ADORN = re.compile(r"([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
+_RST_DIRECTIVE = re.compile(
+    r"\.\.[ \t]+(?:\|[^|\n]{1,200}\|[ \t]+)?([A-Za-z0-9][\w:+.-]{0,100}?)[ \t]*::(?:[ \t]|$)"
+)
+_RST_OPTION = re.compile(r":[^:\s][^:\n]{0,100}:(?:[ \t]|$)")
+RST_CODE_DIRECTIVES = frozenset(
+    {
+        "code",
+        "code-block",
+        "sourcecode",
+        "literalinclude",
+        "highlight",
+        "doctest",
+        "testcode",
+        "testoutput",
+        "testsetup",
+        "testcleanup",
+        "raw",
+        "math",
+        "productionlist",
+        "parsed-literal",
+        "console",
+        "prompt",
+        "ipython",
+        "code-cell",
+        "jupyter-execute",
+        "graphviz",
+        "digraph",
+        "graph",
+        "mermaid",
+        "plantuml",
+        "uml",
+    }
+)
+"""Directives whose content (and arguments, and options) is code or data, never prose."""
+
+
+def indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def scan_markdown(lines: list[str]) -> Structure:
+    """Headings (ATX and setext, never inside code) and which lines are code."""
+    scan = Structure(code=[False] * len(lines))
+    fence: str | None = None
+    prev_para, prev_blank = False, True
+    in_list = in_indented = False
+    for i, line in enumerate(lines):
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if fence is not None:
+            scan.code[i] = True
+            if indent < 4 and stripped.startswith(fence) and not stripped.strip(fence[0]).strip():
+                fence = None
+            continue
+        if not stripped.strip():
+            prev_para, prev_blank = False, True
+            continue
+        if (indent >= 4 or line.startswith("\t")) and (in_indented or prev_blank) and not in_list:
+            scan.code[i] = in_indented = True
+            prev_para = prev_blank = False
+            continue
+        in_indented = False
+        was_blank, prev_blank = prev_blank, False
+        if indent < 4 and stripped[:3] in ("```", "~~~"):
+            match = _FENCE.match(stripped)
+            if match and not (match.group(1)[0] == "`" and "`" in match.group(2)):
+                fence = match.group(1)
+                scan.code[i] = True
+                prev_para = False
+                continue
+        if indent < 4 and stripped[0] == "#":
+            match = _ATX.match(stripped)
+            if match:
+                title = (match.group(2) or "").strip()
+                scan.headings.append(Heading(i, i, len(match.group(1)), title))
+                prev_para = False
+                continue
+        if indent < 4 and prev_para and stripped[0] in "=-" and _SETEXT.match(stripped):
+            title = lines[i - 1].strip()
+            scan.headings.append(Heading(i - 1, i, 1 if stripped[0] == "=" else 2, title))
+            prev_para = False
+            continue
+        if indent < 4 and _LIST_ITEM.match(stripped):
+            in_list, prev_para = True, False
+            continue
+        if indent == 0 and was_blank:
+            in_list = False
+        prev_para = indent < 4 and stripped[0] not in ">|<"
+    return scan
+
+
+def scan_rst(lines: list[str]) -> Structure:
+    """Section titles (underlined, optionally overlined), and the lines that are not prose:
+    literal blocks (after `::`), code-like directives with their options and content
+    (`RST_CODE_DIRECTIVES`), comments, doctest blocks (`>>>` to the next blank line), and the
+    option lines (`:caption: …`) right under any directive."""
+    scan = Structure(code=[False] * len(lines))
+    styles: list[tuple[str, bool]] = []
+    code_indent: int | None = None  # lines indented deeper than this are code
+    options_of: int | None = None  # indent of the directive whose option lines may follow
+    target_of: int | None = None  # indent of a `.. _name: url` target continued below it
+    doctest = False
+    prev_blank = True
+    for i, line in enumerate(lines):
+        blank = not line.strip()
+        if code_indent is not None:
+            if blank or indent_of(line) > code_indent:
+                scan.code[i] = not blank
+                continue
+            code_indent = None
+        if doctest:
+            if not blank:
+                scan.code[i] = True
+                continue
+            doctest = False
+        if blank:
+            options_of = target_of = None
+            prev_blank = True
+            continue
+        was_blank, prev_blank = prev_blank, False
+        stripped = line.rstrip()
+        lead = stripped.lstrip()
+        indent = len(stripped) - len(lead)
+        if options_of is not None:
+            if indent > options_of and _RST_OPTION.match(lead):
+                scan.code[i] = True
+                continue
+            options_of = None
+        if target_of is not None:
+            if indent > target_of:
+                scan.code[i] = True
+                continue
+            target_of = None
+        if was_blank and (lead == ">>>" or lead.startswith(">>> ")):
+            scan.code[i] = doctest = True
+            continue
+        kind = explicit_kind(lead) if lead.startswith("..") else "text"
+        if kind in ("code", "comment"):
+            scan.code[i] = True
+            code_indent = indent
+            continue
+        if kind != "text":
+            if kind == "directive":
+                options_of = indent
+            elif kind == "target":
+                target_of = indent
+            elif stripped.endswith("::"):
+                code_indent = indent
+            continue
+        if stripped.endswith("::"):
+            code_indent = indent
+        if i == 0 or not _RST_ADORN.match(line):
+            continue
+        title = lines[i - 1]
+        if not title.strip() or title[0] in " \t" or _RST_ADORN.match(title) or scan.code[i - 1]:
+            continue
+        over = i >= 2 and lines[i - 2].rstrip() == stripped
+        if not over and i >= 2 and lines[i - 2].strip():
+            continue
+        style = (stripped[0], over)
+        if style not in styles:
+            styles.append(style)
+        first = i - 2 if over else i - 1
+        scan.headings.append(Heading(first, i, styles.index(style) + 1, plain_rst(title)))
+    return scan
+
+
+_RST_TITLE_MARKUP = re.compile(
+    r":[A-Za-z0-9][\w:+.-]{0,100}:`([^`]*)`"  # a role: its text
+    r"|``([^`]+)``"  # an inline literal: its text
+    r"|`([^`]+)`_{0,2}"  # interpreted text or a hyperlink reference: its text
+    r"|(?<!\w)\*{1,2}([^*\s][^*]*)\*{1,2}(?!\w)"  # emphasis, strong
+)
+
+
+def plain_rst(title: str) -> str:
+    """A reST title as it reads: roles, literals and emphasis replaced by their text
+    (`:mod:`sphinx.ext.todo` -- Todo` → `sphinx.ext.todo -- Todo`)."""
+    title = title.strip()
+    if "`" not in title and "*" not in title:
+        return title
+    return _RST_TITLE_MARKUP.sub(_markup_text, title).strip()
+
+
+def _markup_text(match: re.Match[str]) -> str:
+    text = next(group for group in match.groups() if group is not None)
+    if match.group(1) is not None:
+        text = text.strip()
+        if text.endswith(">") and text.find("<", 1) > 0:
+            return text[: text.find("<", 1)].strip()
+        return text.removeprefix("!").removeprefix("~")
+    if match.group(3) is not None and text.endswith(">") and text.find("<", 1) > 0:
+        return text[: text.find("<", 1)].strip()
+    return text
+
+
+def explicit_kind(lead: str) -> str:
+    """What an explicit markup line (`..` at its start) opens: a code-like directive ("code"),
+    another directive, a target, a footnote or citation, a substitution, or a comment."""
+    if lead == "..":
+        return "comment"
+    if not lead.startswith((".. ", "..\t")):
+        return "text"  # `...` or `..word`: an ellipsis in prose
+    rest = lead[3:].lstrip()
+    directive = _RST_DIRECTIVE.match(lead)
+    if directive:
+        return "code" if directive.group(1).lower() in RST_CODE_DIRECTIVES else "directive"
+    if rest.startswith("_"):
+        return "target"
+    if rest.startswith("["):
+        return "footnote"
+    if rest.startswith("|"):
+        return "substitution"
+    return "comment"
+
+
+def scan_structure(lines: list[str], kind: Kind) -> Structure:
+    if kind == "markdown":
+        return scan_markdown(lines)
+    if kind == "rst":
+        return scan_rst(lines)
+    return Structure(code=[False] * len(lines))
+
+
+__all__ = [
+    "ASCIIDOC_SUFFIXES",
+    "DOCUMENT_SUFFIXES",
+    "MARKDOWN_SUFFIXES",
+    "RST_CODE_DIRECTIVES",
+    "RST_SUFFIXES",
+    "Heading",
+    "Kind",
+    "Structure",
+    "explicit_kind",
+    "indent_of",
+    "kind_of",
+    "looks_like_rst",
+    "plain_rst",
+    "scan_rst",
+    "scan_structure",
+    "sniff_kind",
+]

@@ -1,0 +1,213 @@
+"""Metadata a document writes in its own text, for documents without YAML front matter.
+
+Two forms are read, both only at the top of a document:
+
+- RFC 2822 style headers, as Python's PEPs start (reST or plain text)::
+
+      PEP: 634
+      Title: Structural Pattern Matching: Specification
+      Author: Brandt Bucher <brandt@example.org>,
+              Guido van Rossum <guido@example.org>
+      Created: 12-Sep-2020
+
+  The block is the file's first paragraph, at least two `Name: value` lines (names are letters,
+  digits and `-`), values continued on indented lines; one line that is not a header means the
+  paragraph is prose, not headers. Empty values (`Post-History:`) are left out.
+- reST field lists (reST only): Sphinx's file-wide metadata before anything else in the file
+  (`:orphan:`, `:tocdepth: 2`, `:description: …`), and the docinfo field list right after the
+  document title (`:Author: …`, `:Date: …`, `:Version: …`). Comments, `.. _label:` targets and
+  substitution definitions may come before them. A field without a value is a flag (`True`).
+
+Keys come out lower-cased as written (`Post-History` → `post-history`), values with their
+whitespace collapsed, except: `author`/`authors` become `author` with e-mail addresses removed
+(`Ada <ada@x.org>, grace@y.org (Grace)` → `Ada, Grace`), `created` and `date` become dates when
+they read as one (`12-Sep-2020`, `2020-09-12`), and `:keywords:` become `tags` (a list). The
+importer lets YAML front matter win key by key.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from catdoc.front_matter import normalize_newlines
+from catdoc.markup import Kind, explicit_kind, indent_of, scan_rst
+
+MAX_METADATA_LINES = 200
+"""Header blocks and top field lists longer than this are cut there (no real one is)."""
+
+_HEADER = re.compile(r"([A-Za-z][A-Za-z0-9-]{0,63}):(?:[ \t]+(.*)|[ \t]*)$")
+_FIELD = re.compile(r":([^:\s`](?:[^:`\n]{0,100}[^:\s`])?):(?:[ \t]+(.*)|[ \t]*)$")
+_MONTHS = {
+    m: n
+    for n, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+_DAY_MONTH_YEAR = re.compile(r"(\d{1,2})[- ]([A-Za-z]{3})[A-Za-z]*[- ](\d{4})\b")
+_EMAIL = re.compile(r"<[^<>\n]*>|\S+@\S+")
+_SPACES = re.compile(r"\s+")
+
+
+def text_metadata(text: str, kind: Kind) -> dict[str, Any]:
+    """The metadata at the top of a reST or plain-text document's text (see module doc); {} for
+    Markdown, whose metadata is YAML front matter."""
+    if kind == "markdown":
+        return {}
+    lines = normalize_newlines(text).split("\n")
+    meta: dict[str, Any] = {}
+    start = _skip_blank(lines, 0)
+    headers = _header_block(lines, start)
+    for name, value in headers:
+        _put(meta, name, value, flag=False)
+    if kind != "rst":
+        return meta
+    if not headers:
+        for name, value in _field_list(lines, _skip_prebibliographic(lines, start)):
+            _put(meta, name, value, flag=True)
+    title = _first_title_end(lines)
+    if title is not None:
+        for name, value in _field_list(lines, _skip_prebibliographic(lines, title + 1)):
+            _put(meta, name, value, flag=True)
+    return meta
+
+
+def _put(meta: dict[str, Any], name: str, value: str, *, flag: bool) -> None:
+    """Store one field under its key (first occurrence wins)."""
+    key = name.lower()
+    value = _SPACES.sub(" ", value).strip()
+    if not value:
+        if flag:
+            meta.setdefault(key, True)
+        return
+    if key in ("author", "authors"):
+        meta.setdefault("author", authors_without_addresses(value))
+    elif key in ("created", "date"):
+        meta.setdefault(key, parse_date(value) or value)
+    elif key == "keywords":
+        meta.setdefault("tags", [t for t in (w.strip() for w in value.split(",")) if t])
+    else:
+        meta.setdefault(key, value)
+
+
+def authors_without_addresses(value: str) -> str:
+    """`A <a@x>, b@y (B), C` → `A, B, C`: the names of an author field, addresses dropped (an
+    author given only by address keeps it)."""
+    names = []
+    for person in _split_outside_brackets(value):
+        name = person
+        if "(" in person and person.rstrip().endswith(")"):
+            inner = person[person.index("(") + 1 : person.rstrip().rindex(")")].strip()
+            if inner:
+                name = inner
+        name = _SPACES.sub(" ", _EMAIL.sub(" ", name)).strip(" ,")
+        if not name:
+            name = person.strip().strip("<>")
+        if name:
+            names.append(name)
+    return ", ".join(names)
+
+
+def _split_outside_brackets(value: str) -> list[str]:
+    parts, depth, current = [], 0, []
+    for char in value:
+        if char in "<(":
+            depth += 1
+        elif char in ">)" and depth:
+            depth -= 1
+        if char == "," and not depth:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def parse_date(value: str) -> dt.date | None:
+    """`12-Sep-2020`, `12 September 2020` or an ISO date (`2020-09-12…`); None otherwise."""
+    value = value.strip()
+    match = _DAY_MONTH_YEAR.match(value)
+    if match:
+        month = _MONTHS.get(match.group(2).lower())
+        if month is None:
+            return None
+        try:
+            return dt.date(int(match.group(3)), month, int(match.group(1)))
+        except ValueError:
+            return None
+    try:
+        return dt.date.fromisoformat(value[:10])
+    except ValueError:
+        return None
+
+
+def _skip_blank(lines: list[str], i: int) -> int:
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    return i
+
+
+def _header_block(lines: list[str], i: int) -> list[tuple[str, str]]:
+    """The RFC 2822 headers of the paragraph starting at line `i`, or [] when it is not one."""
+    fields: list[tuple[str, list[str]]] = []
+    for line in lines[i : i + MAX_METADATA_LINES]:
+        if not line.strip():
+            break
+        if line[0] in " \t":
+            if not fields:
+                return []
+            fields[-1][1].append(line.strip())
+            continue
+        match = _HEADER.match(line)
+        if match is None:
+            return []
+        fields.append((match.group(1), [match.group(2) or ""]))
+    if len(fields) < 2:
+        return []
+    return [(name, " ".join(parts)) for name, parts in fields]
+
+
+def _field_list(lines: list[str], i: int) -> list[tuple[str, str]]:
+    """The fields of the reST field list starting at line `i` ([] when none starts there)."""
+    fields: list[tuple[str, list[str]]] = []
+    base: int | None = None
+    for line in lines[i : i + MAX_METADATA_LINES]:
+        if not line.strip():
+            break
+        indent = indent_of(line)
+        match = _FIELD.match(line.strip()) if base is None or indent == base else None
+        if match is not None:
+            base = indent
+            fields.append((match.group(1), [match.group(2) or ""]))
+        elif fields and base is not None and indent > base:
+            fields[-1][1].append(line.strip())
+        else:
+            break
+    return [(name.replace("\\", ""), " ".join(parts)) for name, parts in fields]
+
+
+def _skip_prebibliographic(lines: list[str], i: int) -> int:
+    """The first line from `i` on that is not blank, a comment, a target or a substitution
+    definition (with their indented continuation lines): where docinfo may start."""
+    while True:
+        i = _skip_blank(lines, i)
+        if i >= len(lines) or not lines[i].startswith(".."):
+            return i
+        if explicit_kind(lines[i]) not in ("comment", "target", "substitution"):
+            return i
+        i += 1
+        while i < len(lines) and lines[i][:1] in (" ", "\t"):
+            i += 1
+
+
+def _first_title_end(lines: list[str]) -> int | None:
+    """The index of the first section title's last line (its underline), or None. Only the top
+    of the file is scanned: a title further down is not a document title with docinfo."""
+    head = lines[:MAX_METADATA_LINES]
+    headings = scan_rst(head).headings
+    return headings[0].last if headings else None
+
+
+__all__ = ["authors_without_addresses", "parse_date", "text_metadata"]

@@ -1,0 +1,490 @@
+"""References written in a document's text, as written (resolving them is `catdoc.references`).
+
+| kind | Markdown | reST | plain text |
+|---|---|---|---|
+| `object`, `morphism` | `@id`, `#id` | `@id`, `#id` written the CatDoc way | same as reST |
+| `link` | `[text](other.md)`, `[ref]: other.md` | `` `text <other.rst>`_ `` | `[text](other.md)` |
+| `wiki` | `[[Title]]` | — | `[[Title]]` |
+| `role` | MyST `{doc}`path``, `{ref}`label`` | `:doc:`path``, `:py:class:`~a.B`` … | — |
+
+**The CatDoc way, in reST and plain text.** There `@` and `#` mostly mean something else:
+decorators (`@property`, `@pytest.fixture`), handles, colours, footnotes. A mention counts only
+when its id contains a `-` or a digit (CatDoc ids are slugs: `@req-auth`, `#auth-uses-db`,
+`@adr-7`), has no `.` (a dotted name is code: `@app.route`), is not made only of hexadecimal
+digits (`#8f5bb2` is a colour or a commit), and is not followed by `(` (a call). In Markdown every
+`@id`/`#id` with a letter counts, as it always has. In every kind a decorator line (`@name` or
+`@name(…)` on its own line, in a chain that ends at a `def` or `class` line) is code.
+
+**Never references**: code (fenced and indented blocks, inline code, reST literal blocks after
+`::`, code-like directives such as `.. code-block::` or `.. literalinclude::`, doctest blocks,
+comments), directive options (`:caption: …`), field names (`:param x:`), footnotes and
+citations (`[#note]_`, `[1]_`, `[CIT2002]_` and their definitions' labels), substitutions
+(`|name|`), URLs and e-mail addresses, `.. _label:` targets (those are `labels_of`), links with a
+scheme, images, and hyperlinks to named targets (`` `text`_ ``).
+
+Every role is returned with its name (`role`, lower-cased, domain kept: `py:class`) and its
+target: the explicit title removed (`:doc:`Read this <../install>`` → `../install`), a leading
+`!` or `~` removed, whitespace collapsed. Which roles name documents is the resolver's business.
+Labels and `:ref:` targets compare after `normalize_label` (lower case, whitespace collapsed),
+as Sphinx compares them.
+
+Scanning is linear in the text: each backtick closes at most once, and once a closer is missing
+no later opener looks for it again.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Literal
+from urllib.parse import unquote
+
+from catdoc.front_matter import body_lines, normalize_newlines, split_front_matter
+from catdoc.markup import Kind, explicit_kind, scan_structure
+
+RefKind = Literal["object", "morphism", "link", "wiki", "role"]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A mention of another entity in a document's text, as written (not yet resolved)."""
+
+    kind: RefKind
+    target: str
+    line: int
+    role: str | None = None
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A reference and, for `@`/`#` mentions, the columns of its id in its line."""
+
+    ref: Reference
+    start: int = -1
+    end: int = -1
+    offset: int = 0  # order within a reST paragraph
+
+
+_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+_WIKI = re.compile(r"(!?)\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|[^\[\]\n]*)?\]\]")
+_LINK = re.compile(
+    r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
+)
+_LINK_DEF = re.compile(r"^ {0,3}\[([^\]\n^][^\]\n]*)\]:[ \t]*<?([^\s>]+)>?")
+_URL = re.compile(
+    r"<[a-zA-Z][a-zA-Z0-9+.-]*:[^\s<>]*>|<[^\s<>@]+@[^\s<>]+>"
+    r"|\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s<>]*|\bmailto:[^\s<>]*|\bwww\.[^\s<>]*"
+)
+_SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+_ID = r"(?>([A-Za-z0-9_](?:[\w.-]*\w)?))"
+# the sigil comes first so the regex engine can skip ahead to it; the look-behind then checks the
+# character before it (a word character means an e-mail address, `/` or `.` a URL or path, …)
+_NOT_AFTER = r"[\w@#&./:+=\\`-]"
+_OBJECT_REF = re.compile(r"@(?<!" + _NOT_AFTER + r"@)" + _ID + r"(?![\w/@#])")
+_MORPHISM_REF = re.compile(r"#(?<!" + _NOT_AFTER + r"#)" + _ID + r"(?![\w/@#])")
+_HEX = re.compile(r"[0-9A-Fa-f]+")
+_DECORATOR = re.compile(r"[ \t]*@[A-Za-z_][\w.]*(?:[ \t]*\(.*|[ \t]*(?:#.*)?)$")
+_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]")
+_MYST_ROLE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}`([^`\n]+)`")
+_MYST_TARGET = re.compile(r" {0,3}\(([^()\n]+)\)=[ \t]*$")
+_ROLE_NAME = re.compile(r":([A-Za-z0-9][\w+.-]*(?::[A-Za-z0-9][\w+.-]*)*):")
+_RST_INLINE_NOISE = re.compile(
+    r"\[(?:#[\w.:-]*|\*|\d+|[A-Za-z_][\w.:-]*)\]_"  # footnote and citation references
+    r"|\|(?![\s|])[^|\n]*(?<![\s\\])\|_{0,2}"  # substitution references
+)
+_FIELD_MARK = re.compile(r"[ \t]*:[^:\s`](?:[^:`\n]{0,100}[^:\s`])?:(?=[ \t]|$)")
+_RST_TARGET = re.compile(r"[ \t]*\.\.[ \t]+_")
+_RST_LABEL = re.compile(r"((?:[^:\\`]|\\.|:(?![ \t]|$))+):(?:[ \t]|$)")
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_FRONT_ID = re.compile(r"(id:[ \t]*)(['\"]?)([\w.\-/:+]+)\2([ \t]*(?:#.*)?)")
+"""A front matter line `id: value` (plain or quoted), as `catdoc import` reads ids."""
+_SPACES = re.compile(r"\s+")
+_ROLE_LOOKBACK = 100
+"""A role name (`:py:class:`) longer than this is not looked for before a backtick."""
+
+
+# ---------------------------------------------------------------------------------- public
+def extract_references(text: str, *, kind: Kind = "markdown") -> list[Reference]:
+    """The references of a whole document, in text order by line (see module doc)."""
+    return [found.ref for found in _find(text, kind)]
+
+
+def labels_of(text: str, kind: Kind) -> list[tuple[str, int]]:
+    """(label, file line) of every reST `.. _label:` target (internal ones: a target with a URL
+    is a link, not a label) and MyST `(label)=` target, outside code; labels normalised by
+    `normalize_label`."""
+    lines, offset = body_lines(text, kind)
+    code = scan_structure(lines, kind).code
+    out: list[tuple[str, int]] = []
+    for i, line in enumerate(lines):
+        if code[i]:
+            continue
+        label = None
+        if kind == "rst" and ".. " in line and _RST_TARGET.match(line):
+            label = _rst_label(line, lines[i + 1] if i + 1 < len(lines) else "")
+        elif kind == "markdown" and ")=" in line:
+            match = _MYST_TARGET.match(line)
+            label = match.group(1) if match else None
+        if label:
+            normal = normalize_label(label)
+            if normal:
+                out.append((normal, i + offset + 1))
+    return out
+
+
+def normalize_label(label: str) -> str:
+    """A label as Sphinx compares them: lower case, runs of whitespace as one space."""
+    return " ".join(label.split()).lower()
+
+
+def rename_mentions(
+    text: str, old: str, new: str, *, kind: Kind = "markdown", sigil: str = "@"
+) -> str:
+    """`text` with each `@old` (`sigil` "@", an object) or `#old` ("#", a morphism) reference
+    that `extract_references` finds written with the new id, and a front matter `id: old` too.
+    Mentions in code, URLs and e-mail addresses are left as they are, like everything else."""
+    if sigil + old not in text and "id:" not in text:
+        return text
+    if "\r" in text.replace("\r\n", ""):
+        text = normalize_newlines(text)  # lone CRs: lines must split as the scanner splits them
+    wanted = "object" if sigil == "@" else "morphism"
+    lines = text.split("\n")
+    hits = [f for f in _find(text, kind) if f.ref.kind == wanted and f.ref.target == old]
+    for found in sorted(hits, key=lambda f: (f.ref.line, f.start), reverse=True):
+        line = lines[found.ref.line - 1]
+        lines[found.ref.line - 1] = line[: found.start] + new + line[found.end :]
+    if sigil == "@" and kind != "rst":
+        front = split_front_matter(text)
+        for index in range(1, max(front.body_start_line - 2, 1)):
+            match = _FRONT_ID.fullmatch(lines[index])
+            if match and match[3] == old:
+                lines[index] = f"{match[1]}{match[2]}{new}{match[2]}{match[4]}"
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------- scanning
+def _find(text: str, kind: Kind) -> list[_Found]:
+    lines, offset = body_lines(text, kind)
+    code = scan_structure(lines, kind).code
+    skip = _decorator_lines(lines)
+    for i, is_code in enumerate(code):
+        skip[i] = skip[i] or is_code
+    if kind == "rst":
+        return _find_rst(lines, offset, skip)
+    return _find_lines(lines, offset, skip, kind)
+
+
+def _decorator_lines(lines: list[str]) -> list[bool]:
+    """Which lines are Python decorators: `@name…` lines in a chain that ends at `def`/`class`."""
+    flags = [False] * len(lines)
+    before_def = False
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
+        if ("def" in line or "class" in line) and _DEF.match(line):
+            before_def = True
+            continue
+        if "@" in line and _DECORATOR.match(line):
+            flags[i] = before_def
+            continue
+        before_def = False
+    return flags
+
+
+def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> list[_Found]:
+    """Markdown and plain text, line by line (their inline markup does not span lines here)."""
+    strict = kind != "markdown"
+    found: list[_Found] = []
+    for i, line in enumerate(lines):
+        if skip[i] or not ("@" in line or "#" in line or "[" in line or "{" in line):
+            continue
+        number = i + offset + 1
+        if kind == "markdown" and "{" in line and "`" in line:
+            line = _MYST_ROLE.sub(partial(_myst_role, found=found, line=number), line)
+        if "`" in line:
+            line = _CODE_SPAN.sub(_blank, line)
+        if "[" in line:
+            definition = _LINK_DEF.match(line)
+            if definition:
+                target = _link_target(definition.group(2))
+                if target:
+                    found.append(_Found(Reference("link", target, number)))
+                continue
+            if "[[" in line:
+                line = _WIKI.sub(partial(_wiki, found=found, line=number), line)
+            if "](" in line:
+                line = _LINK.sub(partial(_link, found=found, line=number), line)
+        if ":" in line or "www." in line:
+            line = _URL.sub(_blank, line)
+        for ref_kind, match in _mentions(line, strict):
+            found.append(_mention(ref_kind, match.group(1), number, match.start(1)))
+    return found
+
+
+def _find_rst(lines: list[str], offset: int, skip: list[bool]) -> list[_Found]:
+    """reST, paragraph by paragraph: inline markup (roles, literals, hyperlinks) may span the
+    lines of a paragraph, never a blank line or a block of code."""
+    found: list[_Found] = []
+    i, count = 0, len(lines)
+    while i < count:
+        if skip[i] or not lines[i].strip():
+            i += 1
+            continue
+        j = i
+        while j < count and not skip[j] and lines[j].strip():
+            j += 1
+        _paragraph([_prose_of(line) for line in lines[i:j]], i + offset + 1, found)
+        i = j
+    return found
+
+
+def _prose_of(line: str) -> str:
+    """The line with what is markup rather than prose blanked out (same length): a target, the
+    label of a footnote or citation, the `.. name::` of a directive or substitution definition,
+    the name of a field."""
+    lead = line.lstrip()
+    if lead.startswith(".."):
+        kind = explicit_kind(lead.rstrip())
+        cut = 0
+        if kind == "target":
+            cut = len(line)
+        elif kind == "footnote":
+            cut = line.find("]") + 1 or len(line)
+        elif kind in ("directive", "substitution"):
+            cut = line.find("::") + 2
+        return " " * cut + line[cut:]
+    if lead.startswith(":"):
+        match = _FIELD_MARK.match(line)
+        if match:
+            return " " * match.end() + line[match.end() :]
+    return line
+
+
+def _paragraph(lines: list[str], first: int, found: list[_Found]) -> None:
+    """The references of one reST paragraph whose first line is file line `first`."""
+    text = "\n".join(lines)
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    hits: list[_Found] = []
+
+    def where(offset: int) -> tuple[int, int]:
+        index = bisect_right(starts, offset) - 1
+        return first + index, offset - starts[index]
+
+    masked = _inline_rst(text, hits, where) if "`" in text else text
+    if "[" in masked or "|" in masked:
+        masked = _RST_INLINE_NOISE.sub(_blank, masked)
+    if ":" in masked or "www." in masked:
+        masked = _URL.sub(_blank, masked)
+
+    for ref_kind, match in _mentions(masked, True):
+        number, column = where(match.start(1))
+        hits.append(_mention(ref_kind, match.group(1), number, column, match.start(1)))
+    found.extend(sorted(hits, key=lambda f: f.offset))
+
+
+def _inline_rst(text: str, hits: list[_Found], where: Callable[[int], tuple[int, int]]) -> str:
+    """`text` with inline literals, interpreted text, roles and hyperlink references blanked out;
+    roles and hyperlinks to relative files are added to `hits`."""
+    spans: list[tuple[int, int]] = []
+    pos, size = 0, len(text)
+    no_double = no_single = False  # once a closer is missing, it is missing for every opener
+    while True:
+        start = text.find("`", pos)
+        if start < 0:
+            break
+        run = start
+        while run < size and text[run] == "`":
+            run += 1
+        if run - start >= 2:
+            close = -1 if no_double else text.find("``", run)
+            if close < 0:
+                no_double, pos = True, run
+                continue
+            end = close + 2
+            while end < size and text[end] == "`":
+                end += 1
+            spans.append((start, end))
+            pos = end
+            continue
+        close = -1 if no_single else text.find("`", run)
+        if close < 0:
+            no_single, pos = True, run
+            continue
+        content, end = text[run:close], close + 1
+        if text.startswith("__", end):
+            end += 2
+        elif text.startswith("_", end):
+            end += 1
+        role_at = _role_start(text, start)
+        if role_at is not None:
+            name = text[role_at + 1 : start - 1].lower()
+            target = _role_target(content)
+            if target:
+                number, _ = where(role_at)
+                hits.append(_Found(Reference("role", target, number, name), offset=role_at))
+            spans.append((role_at, end))
+        else:
+            if text[end - 1] == "_":
+                target = _embedded_target(content)
+                if target:
+                    number, _ = where(start)
+                    hits.append(_Found(Reference("link", target, number), offset=start))
+            spans.append((start, end))
+        pos = end
+    if not spans:
+        return text
+    parts, last = [], 0
+    for a, b in spans:
+        parts.append(text[last:a])
+        parts.append(_NOT_NEWLINE.sub(" ", text[a:b]))
+        last = b
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def _role_start(text: str, backtick: int) -> int | None:
+    """Where the role name (`:name:`) right before a backtick starts, or None."""
+    if backtick == 0 or text[backtick - 1] != ":":
+        return None
+    low = max(0, backtick - _ROLE_LOOKBACK)
+    k = backtick - 1
+    while k > low and (text[k - 1].isalnum() or text[k - 1] in "_+.-:"):
+        k -= 1
+    colon = text.find(":", k, backtick)
+    if colon != k or (k > 0 and (text[k - 1].isalnum() or text[k - 1] in "_`\\")):
+        return None
+    return k if _ROLE_NAME.fullmatch(text, k, backtick) else None
+
+
+def _role_target(content: str) -> str:
+    """A role's target: `title <target>` → target; a leading `!` or `~` dropped; whitespace
+    collapsed."""
+    content = content.strip()
+    if content.endswith(">"):
+        opening = content.find("<", 1)
+        if opening > 0:
+            content = content[opening + 1 : -1]
+    content = content.strip().removeprefix("!").removeprefix("~")
+    return _SPACES.sub(" ", content).strip()
+
+
+def _embedded_target(content: str) -> str | None:
+    """The relative file a reST hyperlink `` `text <file.rst>`_ `` embeds, or None (no embedded
+    target, a URL, an e-mail address, or a named target `<name_>`)."""
+    content = content.rstrip()
+    opening = content.rfind("<")
+    if not content.endswith(">") or opening < 0:
+        return None
+    if opening > 0 and not content[opening - 1].isspace():
+        return None
+    target = _SPACES.sub("", content[opening + 1 : -1])
+    if not target or target.endswith("_") or ("@" in target and "/" not in target):
+        return None
+    return _link_target(target)
+
+
+def _rst_label(line: str, following: str) -> str | None:
+    """The label of an internal `.. _label:` target line, or None (anonymous, or a target
+    naming a URL, on this line or the indented next one)."""
+    rest = line[_RST_TARGET.match(line).end() :]  # type: ignore[union-attr]
+    if rest.startswith("`"):
+        close = rest.find("`", 1)
+        if close < 0 or not rest.startswith(":", close + 1):
+            return None
+        name, tail = rest[1:close], rest[close + 2 :]
+    else:
+        match = _RST_LABEL.match(rest)
+        if match is None:
+            return None
+        name, tail = match.group(1).replace("\\", ""), rest[match.end() :]
+    indent = len(line) - len(line.lstrip())
+    if name == "_" or tail.strip():
+        return None
+    if following.strip() and len(following) - len(following.lstrip()) > indent:
+        return None
+    return name
+
+
+def _mentions(text: str, strict: bool) -> list[tuple[RefKind, re.Match[str]]]:
+    """The `@id` (object) and `#id` (morphism) mentions of a masked text; `strict` in reST and
+    plain text (the CatDoc way, see module doc)."""
+    out: list[tuple[RefKind, re.Match[str]]] = []
+    for sigil, pattern, kind in _MENTION_PATTERNS:
+        if sigil not in text:
+            continue
+        for match in pattern.finditer(text):
+            ident = match.group(1)
+            if _has_letter(ident) and (not strict or _catdoc_way(ident, text, match.end())):
+                out.append((kind, match))
+    return out
+
+
+_MENTION_PATTERNS: tuple[tuple[str, re.Pattern[str], RefKind], ...] = (
+    ("@", _OBJECT_REF, "object"),
+    ("#", _MORPHISM_REF, "morphism"),
+)
+
+
+def _catdoc_way(ident: str, text: str, end: int) -> bool:
+    """Whether a reST or plain-text mention is written the CatDoc way (see module doc)."""
+    if "." in ident or text.startswith("(", end) or _HEX.fullmatch(ident):
+        return False
+    return "-" in ident or any(c.isdigit() for c in ident)
+
+
+def _mention(kind: RefKind, ident: str, number: int, column: int, offset: int = 0) -> _Found:
+    return _Found(Reference(kind, ident, number), column, column + len(ident), offset)
+
+
+def _has_letter(ident: str) -> bool:
+    return any(c.isalpha() for c in ident)
+
+
+def _blank(match: re.Match[str]) -> str:
+    return _NOT_NEWLINE.sub(" ", match.group())
+
+
+def _link_target(dest: str) -> str | None:
+    """A relative document link's path (fragment and query dropped), or None for anything else."""
+    dest = dest.strip().removeprefix("<").removesuffix(">")
+    if not dest or dest.startswith(("#", "?")) or _SCHEME.match(dest):
+        return None
+    dest = dest.split("#", 1)[0].split("?", 1)[0]
+    return unquote(dest) or None
+
+
+def _myst_role(match: re.Match[str], found: list[_Found], line: int) -> str:
+    target = _role_target(match.group(2))
+    if target:
+        found.append(_Found(Reference("role", target, line, match.group(1).lower())))
+    return " " * len(match.group())
+
+
+def _wiki(match: re.Match[str], found: list[_Found], line: int) -> str:
+    target = match.group(2).strip()
+    if target and not match.group(1):
+        found.append(_Found(Reference("wiki", target, line)))
+    return " " * len(match.group())
+
+
+def _link(match: re.Match[str], found: list[_Found], line: int) -> str:
+    target = _link_target(match.group(3))
+    if target and not match.group(1):
+        found.append(_Found(Reference("link", target, line)))
+    before = " " * (match.start(2) - match.start())
+    return before + match.group(2) + " " * (match.end() - match.end(2))
+
+
+__all__ = [
+    "RefKind",
+    "Reference",
+    "extract_references",
+    "labels_of",
+    "normalize_label",
+    "rename_mentions",
+]
