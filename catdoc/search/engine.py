@@ -256,8 +256,8 @@ class SearchEngine:
             FrontMatter,
             chunk_text,
             document_title,
-            kind_of,
             read_object_text,
+            sniff_kind,
             split_front_matter,
         )
 
@@ -267,7 +267,7 @@ class SearchEngine:
             text = read_object_text(self.root, obj) or ""
         except CatDocError as exc:
             error = exc.message
-        kind = kind_of(obj.path) if obj.path else "markdown"
+        kind = sniff_kind(obj.path, text) if obj.path else "markdown"
         front = FrontMatter({}, text, 1) if kind == "rst" else split_front_matter(text)
         title = obj.title or document_title(front.meta, front.body, obj.id, kind=kind)
         chunks = [
