@@ -302,3 +302,22 @@ class SearchResponse(Result):
     results: list[SearchHit]
     expanded_terms: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+
+
+class VectorCount(Result):
+    """Vectors of one search scope: how many were computed now, and how many rows it has."""
+
+    scope: Literal["documents", "chunks"]
+    computed: int
+    total: int
+
+
+class IndexResult(Result):
+    """What bringing the search index up to date did: `documents` in the project, of which
+    `indexed` were (re)indexed; `removed` ones gone from the project were dropped."""
+
+    documents: int
+    indexed: int
+    removed: int
+    seconds: float
+    vectors: list[VectorCount] = Field(default_factory=list)

@@ -4,6 +4,7 @@ and answers with the pydantic models of `catdoc.results`; failures are CatDocErr
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -12,6 +13,7 @@ from catdoc import results as r
 from catdoc.errors import LOAD_ERROR, VALIDATION_ERROR, CatDocError, not_found
 from catdoc.model import Category, DocObject, Functor, Morphism, NaturalTransformation, as_path
 from catdoc.paging import MAX_LIMIT, check_page
+from catdoc.progress import Progress, throttled
 from catdoc.project import (
     Project,
     find_root,
@@ -631,10 +633,12 @@ class CatDoc(EditOperations):
         category: str | None = None,
         link: bool | None = None,
         force: bool = False,
+        progress: Progress | None = None,
     ) -> r.ImportResult:
         """Import documents (files, globs, directories) as objects; idempotent, atomic writes.
 
         `recursive`, `category_from` and `link` left as None take config.yaml's `import` settings.
+        `progress` hears of each step (see `catdoc.progress`), a few times a second at most.
         """
         from catdoc.edit import edit_model
         from catdoc.importer import import_documents
@@ -650,6 +654,7 @@ class CatDoc(EditOperations):
                 category=category,
                 link=link,
                 force=force,
+                progress=throttled(progress),
             ),
             validate=False,
         )
@@ -684,12 +689,15 @@ class CatDoc(EditOperations):
         limit: int | None = None,
         offset: int = 0,
         debug: bool = False,
+        progress: Progress | None = None,
     ) -> r.SearchResponse:
         """Ranked documents or passages for a query, filtered (AND) by `filters`.
 
         `mode` and `limit` default to the project's `search` settings in config.yaml, and
         `search.vectors` decides whether hybrid ranking uses vectors (config.yaml is read on its
         own, once per call, so a cold process need not load the whole model to answer).
+        `progress` hears of the indexing and embedding the query waits for, if any; a query
+        that first had to index many documents says so in its notes.
         """
         from catdoc.search import run_search
 
@@ -704,6 +712,37 @@ class CatDoc(EditOperations):
             offset=offset,
             debug=debug,
             vectors=settings.vectors,
+            progress=throttled(progress),
+        )
+
+    def build_index(
+        self, *, vectors: Sequence[str] = (), progress: Progress | None = None
+    ) -> r.IndexResult:
+        """Bring the search index up to date now (the first search does it otherwise) and
+        compute every missing vector of the scopes in `vectors` ('documents', 'chunks'), which
+        needs the semantic extra. `progress` hears of each step."""
+        from catdoc.search.engine import SCOPES
+
+        unknown = [scope for scope in vectors if scope not in SCOPES]
+        if unknown:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"Vectors of {unknown[0]!r} cannot be computed: no such search scope.",
+                f"Use one of: {', '.join(SCOPES)}.",
+            )
+        started = time.perf_counter()
+        stats, computed = self.search_engine().build(
+            self.project(), scopes=tuple(dict.fromkeys(vectors)), progress=throttled(progress)
+        )
+        return r.IndexResult(
+            documents=stats.indexed + stats.touched + stats.unchanged,
+            indexed=stats.indexed,
+            removed=stats.removed,
+            seconds=round(time.perf_counter() - started, 3),
+            vectors=[
+                r.VectorCount(scope=scope, computed=done, total=total)
+                for scope, (done, total) in computed.items()
+            ],
         )
 
 

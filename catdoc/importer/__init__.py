@@ -8,7 +8,7 @@ only fields that changed are rewritten.
 
 `files` finds and reads the documents, `planner` gives them ids and categories (with `names` and
 `fields`), `links` turns references into morphisms, and `writing` turns the plans into edit
-operations.
+operations. Each phase reports to the caller's `Progress`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,12 @@ from catdoc.importer.links import _link_references
 from catdoc.importer.planner import _Planner
 from catdoc.importer.template import bare_model, remove_template, untouched_template
 from catdoc.importer.writing import _apply_plans
+from catdoc.progress import Progress, no_progress
+
+FINDING = "Finding documents"
+PLANNING = "Planning objects"
+LINKING = "Linking references"
+WRITING = "Writing the model"
 
 
 def import_documents(
@@ -35,9 +41,11 @@ def import_documents(
     category: str | None = None,
     link: bool | None = None,
     force: bool = False,
+    progress: Progress = no_progress,
 ) -> r.ImportResult:
     """Import files, globs and directories (inside the project) as objects through the edit
-    operations of `edit`; see module doc. `written` is left for the transaction to fill in."""
+    operations of `edit`; see module doc. `written` is left for the transaction to fill in, and
+    the last step reported (`WRITING`) goes on until it is written."""
     project = edit.project
     settings = project.config.import_
     recursive = settings.recursive if recursive is None else recursive
@@ -56,19 +64,24 @@ def import_documents(
             "Name files, globs (quoted, e.g. 'docs/**/*.md') or directories.",
         )
     root = project.root
+    progress(FINDING, 0, None)
     files, skipped = _expand(root, paths, recursive=recursive)
-    docs = _read_documents(files, skipped)
+    docs = _read_documents(files, skipped, progress)
 
     example = untouched_template(project)
     planner = _Planner(bare_model(project) if example else project, force=force)
     docs = planner.assign_ids(docs, skipped)
     common = _common_folder([d.rel for d in docs])
-    for doc in docs:
+    for done, doc in enumerate(docs):
+        progress(PLANNING, done, len(docs))
         planner.place(doc, category, category_from, common, domain)
+    progress(PLANNING, len(docs), len(docs))
+    progress(LINKING, 0, None)
     references = _link_references(planner, docs, link=link, docs_root=common)
     removed: list[str] = []
+    progress(WRITING, 0, None)
     if planner.has_changes():
-        removed = remove_template(edit) if example else []
+        removed = remove_template(edit, planner.category_ids()) if example else []
         _apply_plans(edit, planner.plans)
 
     items = sorted([*planner.items, *skipped], key=lambda item: item.path)

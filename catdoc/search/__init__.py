@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from catdoc.progress import Progress, no_progress
+
 if TYPE_CHECKING:
     from catdoc.results import SearchFilters, SearchResponse
     from catdoc.service import CatDoc
@@ -24,9 +26,11 @@ def run_search(
     offset: int,
     debug: bool,
     vectors: str = "auto",
+    progress: Progress | None = None,
 ) -> SearchResponse:
     """Ranked documents or chunks for `query`, filtered (AND) by `filters`. `vectors` is the
-    project's `search.vectors` setting (`auto` or `off`)."""
+    project's `search.vectors` setting (`auto` or `off`); `progress` hears of the indexing
+    and embedding the query waits for."""
     return service.search_engine().search(
         service,
         query,
@@ -37,4 +41,5 @@ def run_search(
         offset=offset,
         debug=debug,
         vectors=vectors,
+        progress=progress or no_progress,
     )

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from catdoc.errors import IO_ERROR, CatDocError
+from catdoc.progress import Progress, no_progress
 from catdoc.search.filters import Condition, path_matches
 
 SCHEMA_VERSION = "catdoc-search-2"
@@ -38,6 +39,8 @@ STEM_CACHE = 4096
 """Query words whose stems are remembered (forgotten all at once when full)."""
 SCORE_BATCH = 10_000
 """Rowids per `scores` query: far below SQLite's limit of bound values, far above usual needs."""
+INSERT_BATCH = 500
+"""Documents inserted per step of a write (each step reported as progress)."""
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -322,9 +325,14 @@ class SearchIndex:
         *,
         remove: Iterable[int] = (),
         touch: Iterable[tuple[str, str | None, int]] = (),
+        progress: Progress = no_progress,
+        step: str = "Indexing documents",
     ) -> None:
         """In one transaction: drop documents (by rowid), (re)index records, and record a new
-        file signature and date for documents whose content did not change."""
+        file signature and date for documents whose content did not change. Records go in by
+        `INSERT_BATCH`, each batch reported to `progress` as `step`."""
+        if records:
+            progress(step, 0, len(records))
         texts: dict[str, None] = {}
         for r in records:
             texts.update(dict.fromkeys([r.title, *r.concepts, *(_heading(c) for c in r.chunks)]))
@@ -335,7 +343,9 @@ class SearchIndex:
             for rowid in remove:
                 self._drop(rowid, keep_row=False)
             conn.executemany("UPDATE docs SET file_sig = ?, date = ? WHERE rowid = ?", touch)
-            self._insert(records, stems)
+            for start in range(0, len(records), INSERT_BATCH):
+                self._insert(records[start : start + INSERT_BATCH], stems)
+                progress(step, min(start + INSERT_BATCH, len(records)), len(records))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

@@ -32,6 +32,8 @@ from importlib import resources
 from importlib.util import find_spec
 from typing import Any
 
+from catdoc.progress import Progress, no_progress
+
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 DIM = 384
 MAX_TOKENS = 256
@@ -51,6 +53,7 @@ SWITCHED_OFF_NOTE = (
     "Vector similarity is off (`search.vectors: off` in .catdoc/config.yaml). Ranking uses the "
     "BM25, coverage, title, concept and WordNet signals."
 )
+LOADING = "Loading the embedding model"
 _lock = threading.Lock()
 
 
@@ -97,16 +100,31 @@ class Embedder:
         release_free_memory()
         self.query = lru_cache(maxsize=QUERY_CACHE)(self._query)
 
-    def embed(self, texts: list[str], *, every_core: bool = False) -> Any:
-        """An (n, 384) float32 array of unit vectors; `every_core` embeds texts side by side."""
+    def embed(
+        self,
+        texts: list[str],
+        *,
+        every_core: bool = False,
+        progress: Progress = no_progress,
+        step: str = "Computing vectors",
+    ) -> Any:
+        """An (n, 384) float32 array of unit vectors; `every_core` embeds texts side by side.
+        `progress` hears of each vector computed, as `step`."""
         np = self.np
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
+        progress(step, 0, len(texts))
         if every_core and len(texts) > 1:
             with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-                rows = list(pool.map(self._one, texts))
+                rows = []
+                for row in pool.map(self._one, texts):
+                    rows.append(row)
+                    progress(step, len(rows), len(texts))
         else:
-            rows = [self._one(text) for text in texts]
+            rows = []
+            for text in texts:
+                rows.append(self._one(text))
+                progress(step, len(rows), len(texts))
         return np.ascontiguousarray(np.stack(rows), dtype=np.float32)
 
     def _one(self, text: str) -> Any:
@@ -126,9 +144,16 @@ class Embedder:
         return vector
 
 
+def embedder(progress: Progress = no_progress) -> Embedder:
+    """The model, loaded once per process; `progress` hears of the loading (a step of unknown
+    length) when this call does it."""
+    if not _loaded.cache_info().currsize:
+        progress(LOADING, 0, None)
+    return _loaded()
+
+
 @cache
-def embedder() -> Embedder:
-    """The model, loaded once per process."""
+def _loaded() -> Embedder:
     with _lock:
         return Embedder()
 
