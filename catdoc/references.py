@@ -8,32 +8,17 @@ suggestions resolve those of every document in the project: one rule for both.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from catdoc.documents import DOCUMENT_SUFFIXES, Kind, Reference
-
-try:  # SHIM until documents.labels_of lands
-    from catdoc.documents import labels_of
-except ImportError:
-    _LABEL = re.compile(r"^\.\.[ \t]+_([^:`\n]+|`[^`\n]+`):[ \t]*$", re.M)
-
-    def labels_of(text: str, kind: Kind) -> list[tuple[str, int]]:
-        return [
-            (_SPACES.sub(" ", m.group(1).strip("`")).strip().lower(), 0)
-            for m in _LABEL.finditer(text)
-        ]
-
-
+from catdoc.documents import DOCUMENT_SUFFIXES, Kind, Reference, labels_of, normalize_label
 from catdoc.model import ImportConfig
 
 LINKS = "references"
 """The morphism type (name) of links, wiki links and @mentions; a role's own name otherwise."""
 
 _WEB_SUFFIXES = (".html", ".htm")
-_SPACES = re.compile(r"\s+")
 
 
 @dataclass
@@ -85,11 +70,11 @@ class Resolver:
 
     def counts(self, ref: Reference) -> bool:
         """Whether the reference names a document at all (a role only when it is configured)."""
-        return ref.kind != "role" or _role(ref) in self.roles
+        return ref.kind != "role" or ref.role in self.roles
 
     def name_of(self, ref: Reference) -> str:
         """The morphism type a linked reference gets."""
-        return (_role(ref) or LINKS) if ref.kind == "role" else LINKS
+        return (ref.role or LINKS) if ref.kind == "role" else LINKS
 
     def resolve(self, source_path: str, ref: Reference) -> str | None:
         """The object id the reference names, or None (unresolved or ambiguous)."""
@@ -103,12 +88,12 @@ class Resolver:
             return _one(self.names.get(ref.target.casefold()))
         if ref.kind != "role":
             return None
-        rule = self.roles.get(_role(ref) or "")
+        rule = self.roles.get(ref.role or "")
         target = ref.target.strip()
         if rule == "path":
             return self._path(_joined(posixpath.dirname(source_path), target, self.docs_root))
         if rule == "label":
-            return _one(self.labels.get(_SPACES.sub(" ", target).lower()))
+            return _one(self.labels.get(normalize_label(target)))
         if rule is None:
             return None
         name = rule.format(target=target.split("#", 1)[0].strip())
@@ -152,10 +137,6 @@ def _joined(folder: str, target: str, docs_root: str) -> str | None:
 
 def _one(hits: set[str] | None) -> str | None:
     return next(iter(hits)) if hits and len(hits) == 1 else None
-
-
-def _role(ref: Reference) -> str | None:  # SHIM until Reference.role lands
-    return getattr(ref, "role", None)
 
 
 __all__ = ["LINKS", "Known", "Resolver"]

@@ -83,7 +83,8 @@ def import_(
         typer.Option(
             "--link/--no-link",
             help="Turn references between documents of one category (@id, relative links, "
-            "wiki links) into `references` morphisms (default: config.yaml import.link).",
+            "wiki links, :doc:/:ref:/:pep: roles) into morphisms, and keep those into other "
+            "categories as metadata.related (default: config.yaml import.link).",
             show_default=False,
         ),
     ] = None,
@@ -145,7 +146,7 @@ def _print_result(result: r.ImportResult) -> None:
                 (
                     ref["source"],
                     ref["line"],
-                    ref["kind"],
+                    f":{ref['role']}:" if ref.get("role") else ref["kind"],
                     ref["target"],
                     ref["resolved"],
                     ref["status"] + (f" ({ref['morphism']})" if ref["morphism"] else ""),
@@ -164,6 +165,8 @@ def _print_result(result: r.ImportResult) -> None:
         echo("References: " + ", ".join(f"{n} {status}" for status, n in sorted(statuses.items())))
     if result.morphisms_created:
         echo(f"Morphisms created: {', '.join(result.morphisms_created)}")
+    if result.example_removed:
+        echo(f"Replaced the example model of `catdoc init`: {', '.join(result.example_removed)}.")
     if result.written:
         echo(f"Wrote {', '.join(result.written)}.")
     else:

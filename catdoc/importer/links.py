@@ -92,7 +92,7 @@ def _entry(planner: _Planner, resolver: Resolver, doc: _Doc, ref: Any) -> dict[s
         "path": doc.rel,
         "line": ref.line,
         "kind": ref.kind,
-        "role": getattr(ref, "role", None),  # SHIM until Reference.role lands
+        "role": ref.role,
         "target": ref.target,
         "resolved": target,
         "category": category,

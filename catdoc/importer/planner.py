@@ -302,5 +302,9 @@ class _Planner:
             )
         return plan
 
+    def category_ids(self) -> set[str]:
+        """The categories the plans touch or create."""
+        return {cat_id for plans in self.plans.values() for cat_id in plans}
+
     def has_changes(self) -> bool:
         return any(not plan.empty() for plans in self.plans.values() for plan in plans.values())

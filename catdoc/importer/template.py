@@ -39,8 +39,12 @@ def bare_model(project: Project) -> Project:
     )
 
 
-def remove_template(edit: ModelEdit) -> list[str]:
-    """Remove every entity of the example model through `edit`; returns what was removed."""
+def remove_template(edit: ModelEdit, reused: set[str]) -> list[str]:
+    """Remove every entity of the example model through `edit`; returns what was removed.
+
+    A category whose id the import uses again (`reused`) is emptied and its header cleared
+    instead, so the import fills it rather than adding a second entry with the same id.
+    """
     project = edit.project
     removed: list[str] = []
     for nat in project.natural_transformations:
@@ -52,9 +56,16 @@ def remove_template(edit: ModelEdit) -> list[str]:
     for cat in project.categories:
         for obj in cat.objects:
             edit.remove_object(obj.id, cascade=True)
-        edit.remove_category(cat.id)
+        if cat.id in reused:
+            edit.upsert_category(cat.id, dict.fromkeys(_HEADER))
+        else:
+            edit.remove_category(cat.id)
         removed.append(f"category {cat.id}")
     return removed
+
+
+_HEADER = ("description", "aliases", "parent", "related", "semantics")
+"""Category fields besides its name that an emptied example category loses."""
 
 
 def remove_example_document(root: Path) -> str | None:

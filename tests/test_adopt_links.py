@@ -1,0 +1,292 @@
+"""Adopting a docs tree links it: roles resolve to documents and become morphisms named after the
+role, references into other categories are kept as `related`, and the example model of
+`catdoc init` gives way to the first import (or `init --bare` starts without it)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from catdoc.cli import app
+from catdoc.errors import CatDocError
+from catdoc.model import ImportConfig, check_role_rule
+from catdoc.project import load_project
+from catdoc.scaffold import template_text
+from catdoc.service import CatDoc
+
+MODEL = ".catdoc/category.yaml"
+PEPS = Path(__file__).resolve().parent / "fixtures" / "peps"
+
+SPHINX = {
+    "docs/index.rst": (
+        "Welcome\n=======\n\nStart with :doc:`guide/install` and :doc:`/guide/usage`.\n"
+        "Also :doc:`Installing <guide/install>` again, :pep:`8`, :rfc:`2822`, and\n"
+        ":class:`Foo` or :func:`bar` (code, not documents).\n"
+    ),
+    "docs/guide/install.rst": (
+        ".. _install-steps:\n\nInstall\n=======\n\nThen read :doc:`usage` and :ref:`Usage notes "
+        "<usage notes>`.\nBack to :doc:`../index` and :doc:`install` (itself).\n"
+    ),
+    "docs/guide/usage.rst": (
+        ".. _Usage   Notes:\n\nUsage\n=====\n\nSee :ref:`install-steps`, :doc:`install.rst` and "
+        ":doc:`missing`.\n"
+    ),
+    "docs/peps/pep-0008.rst": "PEP: 8\nTitle: Style\n\nText.\n",
+    "docs/rfcs/rfc2822.txt": "RFC 2822\n\nInternet Message Format.\n",
+}
+
+
+def write_tree(root: Path, tree: dict[str, str]) -> None:
+    for rel, text in tree.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def bare(tmp_path: Path) -> CatDoc:
+    CatDoc.init(tmp_path, bare=True)
+    write_tree(tmp_path, SPHINX)
+    return CatDoc(tmp_path)
+
+
+def statuses(result) -> dict[tuple[str, str | None, str], str]:
+    return {(r["source"], r["role"], r["target"]): r["status"] for r in result.references}
+
+
+def test_roles_resolve_to_documents_and_become_morphisms(bare: CatDoc, tmp_path: Path) -> None:
+    result = bare.import_documents(["docs"], link=True, category="manual")
+    got = statuses(result)
+    assert got[("index", "doc", "guide/install")] == "linked"
+    assert got[("index", "doc", "/guide/usage")] == "linked"  # from the docs root
+    assert got[("index", "pep", "8")] == "linked"  # pep-{target:0>4} → file stem pep-0008
+    assert got[("index", "rfc", "2822")] == "linked"
+    assert got[("install", "ref", "usage notes")] == "linked"  # label case and spaces folded
+    assert got[("install", "doc", "../index")] == "linked"
+    assert got[("install", "doc", "install")] == "self"
+    assert got[("usage", "doc", "install.rst")] == "linked"
+    assert got[("usage", "doc", "missing")] == "unresolved"
+    assert not any(r["role"] in ("class", "func") for r in result.references)
+    assert sorted(result.morphisms_created) == [
+        "index-doc-install",  # written twice, linked once
+        "index-doc-usage",
+        "index-pep-pep-0008",
+        "index-rfc-rfc2822",
+        "install-doc-index",
+        "install-doc-usage",
+        "install-ref-usage",
+        "usage-doc-install",
+        "usage-ref-install",
+    ]
+    mor = bare.morphism("index-pep-pep-0008")
+    assert (mor.name, mor.source, mor.target) == ("pep", "index", "pep-0008")
+    assert bare.validate().is_valid
+
+    before = (tmp_path / MODEL).read_bytes()
+    again = bare.import_documents(["docs"], link=True, category="manual")
+    assert again.written == [] and again.morphisms_created == []
+    assert statuses(again)[("index", "pep", "8")] == "already-linked"
+    assert (tmp_path / MODEL).read_bytes() == before
+
+
+def test_roles_follow_config(bare: CatDoc, tmp_path: Path) -> None:
+    config = tmp_path / ".catdoc/config.yaml"
+    config.write_text(
+        config.read_text().replace(
+            "import:\n",
+            "import:\n  roles:\n    pep: 'rfc{target}'\n    doc: null\n    class: label\n"
+            "  docsRoot: docs/guide\n",
+        )
+    )
+    write_tree(tmp_path, {"docs/api.rst": ".. _Foo:\n\nAPI\n===\n"})
+    result = CatDoc(tmp_path).import_documents(["docs"], link=True, category="manual")
+    got = statuses(result)
+    assert got[("index", "pep", "8")] == "unresolved"  # rfc8 is not there
+    assert got[("index", "class", "Foo")] == "linked"
+    assert not any(r["role"] == "doc" for r in result.references)
+    assert ImportConfig().role_rules == {
+        "doc": "path",
+        "ref": "label",
+        "pep": "pep-{target:0>4}",
+        "rfc": "rfc{target}",
+    }
+
+
+@pytest.mark.parametrize("bad", ["'{target.real}'", "'{other}'", "'{target!r}'", "'pep'", "'{'"])
+def test_a_bad_role_template_is_refused_with_the_fix(
+    bare: CatDoc, tmp_path: Path, bad: str
+) -> None:
+    config = tmp_path / ".catdoc/config.yaml"
+    config.write_text(
+        config.read_text().replace("import:\n", f"import:\n  roles:\n    pep: {bad}\n")
+    )
+    with pytest.raises(CatDocError) as info:
+        load_project(tmp_path)
+    assert "import.roles.pep" in info.value.message
+    assert "config.yaml" in info.value.hint
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="{}:>0<4.!target[]x-", max_size=14), st.text(max_size=12))
+def test_role_templates_are_checked_once_and_then_always_format(rule: str, target: str) -> None:
+    try:
+        checked = check_role_rule(rule)
+    except ValueError:
+        return
+    assert checked == rule
+    if rule not in ("path", "label"):
+        assert isinstance(rule.format(target=target), str)
+
+
+CROSS = {
+    "docs/specs/auth.md": (
+        "---\nid: req-auth\nrelated: [req-old]\n---\n# Auth\n\nSee @des-api, [db](../design/db.md) "
+        "and @des-api again; also @login.\n"
+    ),
+    "docs/specs/login.md": "# Login\n",
+    "docs/design/api.md": "---\nid: des-api\n---\n# API\n\nFor @req-auth.\n",
+    "docs/design/db.md": "# DB\n",
+}
+
+
+def test_cross_category_references_are_kept_as_related(tmp_path: Path) -> None:
+    CatDoc.init(tmp_path, bare=True)
+    write_tree(tmp_path, CROSS)
+    svc = CatDoc(tmp_path)
+    result = svc.import_documents(["docs"], link=True)
+    cross = [r for r in result.references if r["status"] == "cross-category"]
+    assert {(r["source"], r["resolved"]) for r in cross} == {
+        ("req-auth", "des-api"),
+        ("req-auth", "db"),
+        ("des-api", "req-auth"),
+    }
+    assert result.morphisms_created == ["req-auth-references-login"]
+    assert svc.object("req-auth").metadata["related"] == ["db", "des-api", "req-old"]
+    assert svc.object("des-api").metadata["related"] == ["req-auth"]
+    assert svc.category("specs").related == ["design"]
+    assert svc.category("design").related == ["specs"]
+    before = (tmp_path / MODEL).read_bytes()
+    again = svc.import_documents(["docs"], link=True)
+    assert again.written == [] and again.updated == 0
+    assert (tmp_path / MODEL).read_bytes() == before
+
+    # an existing object gains a new related target; the list stays sorted and merged
+    (tmp_path / "docs/design/db.md").write_text("# DB\n\nServes @login.\n")
+    update = svc.import_documents(["docs/design/db.md"], link=True)
+    assert [i.action for i in update.items] == ["updated"]
+    assert svc.object("db").metadata["related"] == ["login"]
+
+
+def test_cli_summary_counts_cross_category(tmp_path: Path) -> None:
+    CatDoc.init(tmp_path, bare=True)
+    write_tree(tmp_path, CROSS)
+    out = CliRunner().invoke(app, ["-C", str(tmp_path), "import", "docs", "--link"])
+    assert out.exit_code == 0, out.output
+    assert "4 cross-category" in out.stdout and "1 linked" in out.stdout
+
+
+# ---------------------------------------------------------------------------------- init
+def test_init_bare_writes_config_and_an_empty_model(tmp_path: Path) -> None:
+    out = CliRunner().invoke(app, ["init", str(tmp_path), "--bare", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    created = json.loads(out.stdout)["created"]
+    assert sorted(created) == [".catdoc/.gitignore", ".catdoc/category.yaml", ".catdoc/config.yaml"]
+    assert not (tmp_path / ".catdoc/docs").exists()
+    project = load_project(tmp_path)
+    assert project.categories == [] and project.functors == []
+    assert CatDoc(tmp_path).validate().is_valid
+
+
+def test_import_replaces_the_untouched_example(tmp_path: Path) -> None:
+    CatDoc.init(tmp_path)
+    write_tree(tmp_path, CROSS)
+    out = CliRunner().invoke(app, ["-C", str(tmp_path), "import", "docs", "--link"])
+    assert out.exit_code == 0, out.output
+    assert "Replaced the example model" in out.stdout
+    svc = CatDoc(tmp_path)
+    assert [c.id for c in svc.list_categories()] == ["design", "specs"]
+    assert svc.list_functors() == []
+    assert not (tmp_path / ".catdoc/docs/example.md").exists()
+    assert svc.validate().is_valid
+    again = svc.import_documents(["docs"], link=True)
+    assert again.example_removed == [] and again.written == []
+
+
+def test_import_result_names_what_it_replaced(tmp_path: Path) -> None:
+    CatDoc.init(tmp_path)
+    write_tree(tmp_path, {"docs/design/db.md": "# DB\n"})
+    result = CatDoc(tmp_path).import_documents(["docs"])
+    assert result.example_removed == [
+        "functor realize",
+        "category requirements",
+        "category design",
+        ".catdoc/docs/example.md",
+    ]
+    assert CatDoc(tmp_path).object("db").title == "DB"  # a new `design` category
+
+
+@pytest.mark.parametrize("touch", ["comment", "example-doc", "extra-file"])
+def test_an_edited_example_is_never_removed(tmp_path: Path, touch: str) -> None:
+    CatDoc.init(tmp_path)
+    write_tree(tmp_path, CROSS)
+    if touch == "comment":
+        model = tmp_path / MODEL
+        model.write_text(model.read_text() + "# mine\n")
+    elif touch == "example-doc":
+        (tmp_path / ".catdoc/docs/example.md").write_text("# My notes\n")
+    else:
+        write_tree(tmp_path, {".catdoc/categories/more.yaml": "categories: []\n"})
+    result = CatDoc(tmp_path).import_documents(["docs"])
+    ids = {c.id for c in CatDoc(tmp_path).list_categories()}
+    if touch == "example-doc":  # the model is the template's: it goes, the edited document stays
+        assert result.example_removed[-1] == "category design"
+        assert (tmp_path / ".catdoc/docs/example.md").read_text() == "# My notes\n"
+    else:
+        assert result.example_removed == []
+        assert {"requirements", "design", "specs"} <= ids
+        assert (tmp_path / ".catdoc/docs/example.md").is_file()
+
+
+def test_a_failed_import_keeps_the_example(tmp_path: Path) -> None:
+    CatDoc.init(tmp_path)
+    write_tree(tmp_path, {"docs/a.md": "# A\n"})
+    for paths in (["docs", "nope"], ["docs", ".catdoc/config.yaml"]):  # refused before / during
+        with pytest.raises(CatDocError):
+            CatDoc(tmp_path).import_documents(paths)
+        assert (tmp_path / MODEL).read_text() == template_text("category.yaml")
+        assert (tmp_path / ".catdoc/docs/example.md").is_file()
+    assert CatDoc(tmp_path).import_documents(["docs"]).example_removed
+
+
+# ---------------------------------------------------------------------------------- PEPs
+def test_python_peps_end_to_end(tmp_path: Path) -> None:
+    shutil.copytree(PEPS, tmp_path / "peps")
+    runner = CliRunner()
+    base = ["-C", str(tmp_path)]
+    assert runner.invoke(app, [*base, "init", "--bare"]).exit_code == 0
+    out = runner.invoke(app, [*base, "import", "peps", "--link", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    svc = CatDoc(tmp_path)
+    assert svc.object("pep-0101").title == "Doing Widget Releases 101"
+    assert svc.object("pep-0634").title == "Structural Pattern Matching: Specification"
+    pep = {(m.source, m.target) for m in svc.list_morphisms(name="pep", limit=200).items}
+    assert {("pep-0101", "pep-0102"), ("pep-0102", "pep-0101"), ("archive", "pep-0101")} <= pep
+    ref = svc.morphism("pep-0102-ref-pep-0101")
+    assert ref.name == "ref"  # :ref:`release-steps` is defined in pep-0101
+    unresolved = {r["target"] for r in data["references"] if r["status"] == "unresolved"}
+    assert unresolved == {"635", "636"}  # not in the tree
+    trace = runner.invoke(app, [*base, "trace", "archive", "pep-0102", "--format", "json"])
+    assert json.loads(trace.stdout)["found"] is True
+    assert svc.validate().is_valid
+
+    before = (tmp_path / MODEL).read_bytes()
+    again = runner.invoke(app, [*base, "import", "peps", "--link"])
+    assert again.exit_code == 0 and "Nothing to write" in again.stdout
+    assert (tmp_path / MODEL).read_bytes() == before

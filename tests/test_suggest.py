@@ -1,0 +1,130 @@
+"""Mapping suggestions: references across categories propose functor mappings and functors, in
+the core, through `catdoc validate --suggest` and through a real MCP client session."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from mcp import Client
+from mcp_project import data_of, error_of
+from typer.testing import CliRunner
+
+from catdoc.cli import app
+from catdoc.errors import NOT_FOUND, CatDocError
+from catdoc.mcp_server import build_server
+from catdoc.service import CatDoc
+
+TREE = {
+    "docs/specs/auth.md": (
+        "---\nid: req-auth\n---\n# Auth\n\nServed by @des-api and [the API](../design/api.md);\n"
+        "tokens live in @des-db.\n"
+    ),
+    "docs/specs/login.md": "---\nid: req-login\n---\n# Login\n\nSee {doc}`/design/api` (MyST).\n",
+    "docs/specs/misc.md": "---\nid: req-misc\n---\n# Misc\n\nNothing across.\n",
+    "docs/design/api.md": "---\nid: des-api\n---\n# API\n",
+    "docs/design/db.md": "---\nid: des-db\n---\n# DB\n\nFor @req-auth.\n",
+}
+
+
+@pytest.fixture
+def svc(tmp_path: Path) -> CatDoc:
+    CatDoc.init(tmp_path, bare=True)
+    for rel, text in TREE.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    svc = CatDoc(tmp_path)
+    svc.import_documents(["docs"], link=True)
+    return svc
+
+
+def test_functors_are_proposed_for_categories_that_refer_across(svc: CatDoc) -> None:
+    found = svc.suggest_mappings()
+    assert found.mappings == []
+    by_id = {f.id: f for f in found.functors}
+    specs = by_id["specs-to-design"]
+    assert (specs.source_category, specs.target_category) == ("specs", "design")
+    assert specs.object_mapping == {"req-auth": "des-api", "req-login": "des-api"}
+    assert specs.references == 4
+    assert specs.commands == [
+        "catdoc add functor specs-to-design --from specs --to design",
+        "catdoc map specs-to-design req-auth des-api",
+        "catdoc map specs-to-design req-login des-api",
+    ]
+    assert by_id["design-to-specs"].object_mapping == {"des-db": "req-auth"}
+    assert [f.id for f in found.functors] == ["specs-to-design", "design-to-specs"]
+
+
+def test_unmapped_objects_get_ranked_images_with_evidence(svc: CatDoc) -> None:
+    svc.upsert_functor("spec", source_category="specs", target_category="design")
+    svc.set_mapping("spec", objects={"req-login": "des-api"})
+    found = svc.suggest_mappings("spec")
+    assert found.functors == []  # only the named functor's mappings
+    got = [(s.source, s.target, s.references) for s in found.mappings]
+    assert got == [("req-auth", "des-api", 2), ("req-auth", "des-db", 1)]
+    best = found.mappings[0]
+    assert best.evidence == ["docs/specs/auth.md:6", "docs/specs/auth.md:6"]
+    assert best.command == "catdoc map spec req-auth des-api"
+    everything = svc.suggest_mappings()
+    assert "specs-to-design" not in {f.id for f in everything.functors}  # spec covers the pair
+
+
+def test_metadata_related_is_evidence_too(svc: CatDoc, tmp_path: Path) -> None:
+    (tmp_path / "docs/specs/misc.md").unlink()
+    svc.upsert_object("specs", "req-misc", {"metadata": {"related": ["des-db", "nowhere"]}})
+    svc.upsert_functor("spec", source_category="specs", target_category="design")
+    found = svc.suggest_mappings("spec")
+    misc = [s for s in found.mappings if s.source == "req-misc"]
+    assert [(s.target, s.references) for s in misc] == [("des-db", 1)]
+    assert misc[0].evidence[0].startswith("metadata.related (.catdoc/category.yaml:")
+
+
+def test_an_unknown_functor_is_not_found_with_close_ids(svc: CatDoc) -> None:
+    svc.upsert_functor("spec", source_category="specs", target_category="design")
+    with pytest.raises(CatDocError) as info:
+        svc.suggest_mappings("spek")
+    assert info.value.code == NOT_FOUND and info.value.suggestions == ["spec"]
+
+
+def test_cli_validate_suggest_text_and_json(svc: CatDoc, tmp_path: Path) -> None:
+    runner = CliRunner()
+    base = ["-C", str(tmp_path), "validate"]
+    plain = runner.invoke(app, base)
+    assert plain.exit_code == 0 and "Suggested" not in plain.stdout
+    text = runner.invoke(app, [*base, "--suggest"])
+    assert text.exit_code == 0, text.output
+    assert "Suggested functor specs-to-design: specs → design (4 references, 2 mappings)" in (
+        text.stdout
+    )
+    assert "catdoc map specs-to-design req-auth des-api" in text.stdout
+    data = json.loads(runner.invoke(app, [*base, "--suggest", "--format", "json"]).stdout)
+    assert data["isValid"] is True
+    assert data["suggestions"]["functors"][0]["objectMapping"]["req-login"] == "des-api"
+
+    runner.invoke(
+        app, ["-C", str(tmp_path), "add", "functor", "spec", "--from", "specs", "--to", "design"]
+    )
+    failing = runner.invoke(app, [*base, "--suggest", "--functor", "spec"])
+    assert failing.exit_code == 1  # the report decides the exit status, not the suggestions
+    assert "spec: req-auth ↦ des-api  (2 references: docs/specs/auth.md:6" in failing.stdout
+    missing = runner.invoke(app, [*base, "--suggest", "--functor", "nope"])
+    assert missing.exit_code == 2 and "not found" in missing.output.lower()
+
+
+@pytest.mark.anyio
+async def test_mcp_suggest_mappings_and_bare_init(svc: CatDoc, tmp_path: Path) -> None:
+    async with Client(build_server(CatDoc(tmp_path))) as client:
+        data = data_of(await client.call_tool("catdoc_suggest_mappings", {}))
+        assert data["functors"][0]["id"] == "specs-to-design"
+        assert data["functors"][0]["commands"][0].startswith("catdoc add functor")
+        error = error_of(await client.call_tool("catdoc_suggest_mappings", {"functorId": "x"}))
+        assert error["code"] == "NOT_FOUND"
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert tools["catdoc_suggest_mappings"].annotations.read_only_hint is True
+        made = data_of(await client.call_tool("catdoc_init", {"directory": "fresh", "bare": True}))
+        assert ".catdoc/docs/example.md" not in made["created"]
+    assert (
+        (tmp_path / "fresh/.catdoc/category.yaml").read_text().rstrip().endswith("categories: []")
+    )
