@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from catdoc import results as r
 from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
 from catdoc.paging import check_page
+from catdoc.progress import Progress, no_progress
 from catdoc.project import CACHE_DIR, CATDOC_DIR, cache_dir, stamp
 from catdoc.search import ranking, semantic
 from catdoc.search.filters import Condition, build_condition
@@ -56,6 +57,11 @@ RANKINGS_KEPT = 32
 PASSAGE_CANDIDATES = 1000
 """Passages ranked to find each document's best one: enough to reach the best passage of every
 document among the first candidates."""
+BUILD_NOTE_DOCUMENTS = 50
+"""A search that first (re)indexes at least this many documents, or spends a second doing so,
+says so in its notes: the wait is explained, not silent."""
+READING = "Reading documents"
+INDEXING = "Indexing documents"
 MODEL_STAMP = "model_stamp"
 MODES = ("text", "hybrid", "vector")
 SCOPES = ("documents", "chunks")
@@ -175,11 +181,40 @@ class SearchEngine:
         self._generation += 1
 
     # ------------------------------------------------------------------ synchronisation
-    def sync(self, project: Project, *, force: bool = False) -> SyncStats:
+    def sync(
+        self, project: Project, *, force: bool = False, progress: Progress = no_progress
+    ) -> SyncStats:
         """Bring the index up to date with `project` (cheap when nothing changed)."""
-        return self._guarded(lambda: self._sync(project, force=force))
+        return self._guarded(lambda: self._sync(project, force=force, progress=progress))
 
-    def _sync(self, project: Project, *, force: bool) -> SyncStats:
+    def build(
+        self, project: Project, *, scopes: tuple[str, ...] = (), progress: Progress = no_progress
+    ) -> tuple[SyncStats, dict[str, tuple[int, int]]]:
+        """Bring the index up to date now and compute every missing vector of `scopes`: the
+        sync's statistics, and per scope (vectors computed, rows in all)."""
+        if scopes and not semantic.available():
+            raise CatDocError(
+                VALIDATION_ERROR,
+                "Computing vectors needs the optional semantic extra, which is not installed.",
+                "Install it with `pip install 'catdoc[semantic]'`, or build the index without "
+                "vectors.",
+            )
+
+        def run() -> tuple[SyncStats, dict[str, tuple[int, int]]]:
+            stats = self._sync(project, force=True, progress=progress)
+            computed = {}
+            for scope in scopes:
+                kind = _kind(scope)
+                before = len(self.index.vector_rowids(kind, semantic.MODEL_ID))
+                self._matrix(scope, complete=True, progress=progress)
+                computed[scope] = (len(self._vectors[kind]) - before, self._count(scope, ""))
+            return stats, computed
+
+        return self._guarded(run)
+
+    def _sync(
+        self, project: Project, *, force: bool, progress: Progress = no_progress
+    ) -> SyncStats:
         index = self.index
         if project is not self._project:
             self._entries = _entries_of(project)
@@ -200,15 +235,18 @@ class SearchEngine:
         records: list[DocRecord] = []
         touched: list[tuple[str, str | None, int]] = []
         refreshed: dict[str, Known] = {}
-        for entry, sig, mtime, known in changed:
+        for done, (entry, sig, mtime, known) in enumerate(changed):
+            progress(READING, done, len(changed))
             record = self._record(entry, sig, mtime)
             if known is not None and known.content_hash == record.content_hash:
                 touched.append((sig, record.date, known.rowid))
                 refreshed[entry.obj.id] = known._replace(file_sig=sig)
             else:
                 records.append(record)
+        if changed:
+            progress(READING, len(changed), len(changed))
         if records or removed or touched:
-            index.write(records, remove=removed, touch=touched)
+            index.write(records, remove=removed, touch=touched, progress=progress, step=INDEXING)
             gone = {ident for ident, k in self._known.items() if ident not in current}
             for ident in gone:
                 del self._known[ident]
@@ -234,7 +272,7 @@ class SearchEngine:
         index.rebuilt = False
         return self.last_sync
 
-    def _refresh(self, service: CatDoc) -> None:
+    def _refresh(self, service: CatDoc, progress: Progress = no_progress) -> None:
         """Sync before a query. A process that has not loaded the model skips loading it while
         the model files' fingerprint is the one the index was built from and no document file
         changed (the file check is throttled like the sweep of `_sync`)."""
@@ -243,7 +281,7 @@ class SearchEngine:
         )
         if fresh and (time.monotonic() < self._next_sweep or self._files_unchanged()):
             return
-        self._sync(service.project(), force=False)
+        self._sync(service.project(), force=False, progress=progress)
 
     def _files_unchanged(self) -> bool:
         started = time.perf_counter()
@@ -259,8 +297,8 @@ class SearchEngine:
             FrontMatter,
             chunk_text,
             document_title,
-            kind_of,
             read_object_text,
+            sniff_kind,
             split_front_matter,
         )
 
@@ -270,7 +308,7 @@ class SearchEngine:
             text = read_object_text(self.root, obj) or ""
         except CatDocError as exc:
             error = exc.message
-        kind = kind_of(obj.path) if obj.path else "markdown"
+        kind = sniff_kind(obj.path, text) if obj.path else "markdown"
         front = FrontMatter({}, text, 1) if kind == "rst" else split_front_matter(text)
         title = obj.title or document_title(front.meta, front.body, obj.id, kind=kind)
         chunks = [
@@ -313,10 +351,12 @@ class SearchEngine:
         offset: int,
         debug: bool,
         vectors: str = "auto",
+        progress: Progress = no_progress,
     ) -> r.SearchResponse:
         """`vectors` is the project's `search.vectors` setting: `auto` lets hybrid ranking use
         vectors when the extra is installed, `off` keeps it on the other signals (`--mode vector`
-        is an explicit request and works either way)."""
+        is an explicit request and works either way). `progress` hears of the indexing and
+        embedding a query has to wait for."""
         _check_arguments(query, mode, scope, limit, offset)
         if vectors not in semantic.SETTINGS:
             raise CatDocError(
@@ -341,14 +381,21 @@ class SearchEngine:
                 semantic.SWITCHED_OFF_NOTE if vectors == "off" else semantic.UNAVAILABLE_NOTE
             )
 
+        built: list[str] = []
+
         def run() -> r.SearchResponse:
-            self._refresh(service)
+            synced = self.last_sync
+            self._refresh(service, progress)
+            if self.last_sync is not synced:
+                built[:] = _build_note(self.last_sync)
+            if mode == "vector":
+                self._matrix(scope, complete=True, progress=progress)
             return self._rank(
                 query, mode, scope, cond, limit, offset, debug=debug, use_vector=use_vector
             )
 
         response = self._guarded(run)
-        response.notes[:0] = notes
+        response.notes[:0] = built + notes
         return response
 
     def _rank(
@@ -451,9 +498,7 @@ class SearchEngine:
                 bm25 = dict(index.match(scope, original, cond, wanted)) | bm25
         wordnet = dict(index.match(scope, expanded, cond, wanted)) if expanded else {}
         passage = (
-            self._best_passages(parsed, query, mode, cond, near)
-            if "passage" in weights
-            else {}
+            self._best_passages(parsed, query, mode, cond, near) if "passage" in weights else {}
         )
         vector = {}
         if similarity is not None:
@@ -566,7 +611,9 @@ class SearchEngine:
         return self._counts[key]
 
     # ------------------------------------------------------------------ vectors
-    def _matrix(self, scope: str, *, complete: bool) -> semantic.Matrix | None:
+    def _matrix(
+        self, scope: str, *, complete: bool, progress: Progress = no_progress
+    ) -> semantic.Matrix | None:
         """Every vector of the scope's rows, or None while some rows lack one (a background
         worker is then computing them). `complete` (vector mode) computes them here instead.
         The matrix is read from the index once and afterwards only patched: with the worker's
@@ -590,7 +637,12 @@ class SearchEngine:
             self._start_worker(kind)
             return None
         missing = index.missing_vectors(kind, semantic.MODEL_ID)
-        vectors = semantic.embedder().embed([text or "" for _, text in missing], every_core=True)
+        vectors = semantic.embedder(progress).embed(
+            [text or "" for _, text in missing],
+            every_core=True,
+            progress=progress,
+            step=f"Computing vectors of {'documents' if scope == 'documents' else 'passages'}",
+        )
         self._put_vectors(kind, [rowid for rowid, _ in missing], vectors)
         return self._vectors[kind]
 
@@ -655,6 +707,18 @@ def _cache_folder(root: Path) -> Path:
                 f"Remove {path} by hand; CatDoc recreates its cache there.",
             ) from None
     return cache_dir(root)
+
+
+def _build_note(stats: SyncStats) -> list[str]:
+    """What a search says when it first had to (re)index many documents (see
+    `BUILD_NOTE_DOCUMENTS`)."""
+    if stats.indexed < BUILD_NOTE_DOCUMENTS and stats.seconds < 1.0:
+        return []
+    what = "built" if stats.unchanged + stats.touched == 0 else "brought up to date"
+    return [
+        f"The search index was {what} first: {stats.indexed:,} documents indexed in "
+        f"{stats.seconds:.1f} s (later searches reuse it)."
+    ]
 
 
 def _kind(scope: str) -> str:
