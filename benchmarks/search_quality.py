@@ -14,8 +14,9 @@ judged on the labelled passages where a query has them, else a passage counts fo
 `bm25()` with default column weights over the OR of the query's words (stop words dropped, as
 every mode drops them), on the same index — and CatDoc's `text` and `hybrid`. Hybrid runs without
 vectors (`search.vectors: off`), as a default install does; `--vectors auto` computes every
-vector first and ranks with them (needs catdoc[semantic]). A repository corpus is copied to a
-temporary folder first; a fetched one is searched where `corpora.py` built it.
+vector (of documents and of passages) first and ranks with them (needs catdoc[semantic]). A
+repository corpus is copied to a temporary folder first; a fetched one is searched where
+`corpora.py` built it.
 
     python benchmarks/search_quality.py                       # every set, both scopes
     python benchmarks/search_quality.py --set django --scope documents --failures
@@ -159,11 +160,13 @@ def ranked(svc: CatDoc, query: str, mode: str, scope: str) -> list[_Hit]:
 
 
 def _plain_bm25(svc: CatDoc, query: str, scope: str) -> list[_Hit]:
-    from catdoc.search.query import parse
+    from catdoc.search.query import STOPWORDS, any_of, fts_string, tokens
 
     engine = svc.search_engine()
     svc.search(query, mode="text", scope=scope, limit=1)  # brings the index up to date
-    expression = parse(query).fts()
+    words = tokens(query)
+    content = [w for w in words if w not in STOPWORDS] or words
+    expression = any_of([fts_string([w]) for w in dict.fromkeys(content)])
     if not expression:
         return []
     conn = engine.index.conn
@@ -231,9 +234,10 @@ def main() -> None:
         by_path = fetched(data)
         with service_for(data, args.vectors) as svc:
             size = len(svc.project().object_by_id)
-            for scope in args.scope or SCOPES:
-                if args.vectors == "auto":
+            if args.vectors == "auto":  # documents are ranked by their passages' vectors too
+                for scope in SCOPES:
                     svc.search("vectors", mode="vector", scope=scope)
+            for scope in args.scope or SCOPES:
                 base: Scores | None = None
                 for mode in args.mode or MODES:
                     s = evaluate(svc, data["queries"], mode, scope, by_path=by_path)

@@ -153,3 +153,89 @@ def test_deep_pages_are_scored_in_batches(tmp_path: Path, monkeypatch: pytest.Mo
     hits = svc.search("payment fails", debug=True, limit=20).results
     assert hits[0].id == "both"
     assert {h.id for h in hits} >= {"filler-0", "filler-6"}
+
+
+# ---------------------------------------------------------------------------- compounds
+def test_words_joined_by_punctuation_are_optional_phrases() -> None:
+    parsed = parse("which Python versions work with Django 5.1 and manage.py")
+    assert parsed.compounds == (("5", "1"), ("manage", "py"))
+    assert {"5", "1", "manage", "py"} <= set(parsed.terms)
+    assert parsed.fts_all() == " AND ".join(f'"{t}"' for t in parsed.terms)  # never required
+
+
+def test_contractions_are_not_compounds() -> None:
+    assert parse("why isn't it found").compounds == ()
+    assert parse('a "quoted phrase" stays a phrase').compounds == ()
+
+
+def test_a_version_prefers_its_own_digits_in_order(tmp_path: Path) -> None:
+    root = tmp_path / "versions"
+    (root / ".catdoc").mkdir(parents=True)
+    objects = [
+        ("notes-1-5", "Release notes", "Version 1.5 supports Python 2."),
+        ("notes-5-1", "Release notes", "Version 5.1 supports Python 3."),
+    ]
+    lines = ["categories:", "  - id: docs", "    objects:"]
+    for ident, title, content in objects:
+        lines += [
+            f"      - id: {ident}",
+            f"        title: {title}",
+            f'        content: "{content}"',
+        ]
+    (root / ".catdoc" / "category.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / ".catdoc" / "config.yaml").write_text("search:\n  vectors: off\n", encoding="utf-8")
+    for scope in ("documents", "chunks"):
+        assert CatDoc(root).search("python in 5.1", scope=scope).results[0].id == "notes-5-1"
+
+
+# ---------------------------------------------------------------------------- best passage
+def make_long_page_project(base: Path) -> Path:
+    """A long reference page with one section on the subject, and short pages that mention the
+    query's words in passing."""
+    root = base / "pages"
+    docs = root / "docs"
+    docs.mkdir(parents=True)
+    (root / ".catdoc").mkdir()
+    sections = [
+        f"Section {n}\n==========\n\n" + " ".join(FILLER[n % len(FILLER)] for _ in range(12))
+        for n in range(30)
+    ]
+    sections.insert(
+        17,
+        "Rotating signing keys\n=====================\n\n"
+        "To rotate the signing keys, create the new key, publish it next to the old one, wait "
+        "until every cached token expires, then retire the old signing key.",
+    )
+    (docs / "reference.md").write_text("# Reference\n\n" + "\n\n".join(sections), encoding="utf-8")
+    (docs / "keys.md").write_text(
+        "# Keys\n\nKeys are kept in the vault. Tokens expire after an hour. "
+        + " ".join(FILLER[:6]),
+        encoding="utf-8",
+    )
+    lines = ["categories:", "  - id: docs", "    objects:"]
+    for ident in ("reference", "keys"):
+        lines += [f"      - id: {ident}", f"        path: docs/{ident}.md"]
+    lines += [
+        *(f'      - id: filler-{n}\n        content: "{text}"' for n, text in enumerate(FILLER))
+    ]
+    (root / ".catdoc" / "category.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / ".catdoc" / "config.yaml").write_text("search:\n  vectors: off\n", encoding="utf-8")
+    return root
+
+
+def test_a_long_page_is_judged_by_its_best_passage(tmp_path: Path) -> None:
+    svc = CatDoc(make_long_page_project(tmp_path))
+    query = "how do I rotate signing keys without breaking tokens"
+    hits = svc.search(query, debug=True).results
+    assert hits[0].id == "reference"
+    assert (hits[0].signals or {})["passage_raw"] == pytest.approx(1.0)
+    assert "passage" not in ranking.weights_for("chunks", "hybrid", vector=False)
+    assert "passage" not in ranking.weights_for("documents", "text", vector=False)
+
+
+# ---------------------------------------------------------------------------- printed synonyms
+def test_only_synonyms_found_in_the_project_are_searched_and_shown(tmp_path: Path) -> None:
+    svc = CatDoc(make_ranking_project(tmp_path))
+    assert expand(("mistakes",)) == {"mistakes": ["error", "fault"]}
+    response = svc.search("mistakes in invoices")
+    assert response.expanded_terms == []  # neither "error" nor "fault" occurs in the project

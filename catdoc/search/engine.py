@@ -481,9 +481,13 @@ class SearchEngine:
         the vectors (see `ranking` for how the signals combine)."""
         index = self.index
         expansions = _expansions(parsed.words) if mode == "hybrid" else {}
-        synonyms = list(dict.fromkeys(s for found in expansions.values() for s in found))
+        synonyms = [
+            s
+            for s in dict.fromkeys(s for found in expansions.values() for s in found)
+            if tokens(s) and self._count(scope, fts_string(tokens(s)))
+        ]
         original = parsed.fts()
-        expanded = any_of([fts_string(tokens(s)) for s in synonyms if tokens(s)])
+        expanded = any_of([fts_string(tokens(s)) for s in synonyms])
         similarity = (
             semantic.in_background(matrix, query, index.allowed(scope, cond))
             if matrix is not None
@@ -498,7 +502,9 @@ class SearchEngine:
                 bm25 = dict(index.match(scope, original, cond, wanted)) | bm25
         wordnet = dict(index.match(scope, expanded, cond, wanted)) if expanded else {}
         passage = (
-            self._best_passages(parsed, query, mode, cond, near) if "passage" in weights else {}
+            self._best_passages(parsed, query, mode, cond, near, vectors=matrix is not None)
+            if "passage" in weights
+            else {}
         )
         vector = {}
         if similarity is not None:
@@ -549,13 +555,23 @@ class SearchEngine:
         return _Ranking(scored, total, tuple(synonyms), either, hit_terms, signals_of)
 
     def _best_passages(
-        self, parsed: ParsedQuery, query: str, mode: str, cond: Condition, near: int
+        self,
+        parsed: ParsedQuery,
+        query: str,
+        mode: str,
+        cond: Condition,
+        near: int,
+        *,
+        vectors: bool,
     ) -> dict[int, float]:
         """Document rowid → the hybrid score of its best passage, relative to the best document's:
-        a long document is judged by the part that answers the query, not diluted by the rest."""
-        weights = ranking.weights_for("chunks", mode, vector=False)
+        a long document is judged by the part that answers the query, not diluted by the rest.
+        With `vectors`, passages are compared with the query by their own vectors once every
+        passage has one (a document's vector sees only its first 256 tokens)."""
+        matrix = self._matrix("chunks", complete=False) if vectors else None
+        weights = ranking.weights_for("chunks", mode, vector=matrix is not None)
         chunks = self._ranking(
-            parsed, query, mode, "chunks", cond, weights, None, PASSAGE_CANDIDATES, near
+            parsed, query, mode, "chunks", cond, weights, matrix, PASSAGE_CANDIDATES, near
         )
         facts = self._facts("chunks", {rowid for _, _, rowid in chunks.scored})
         best: dict[int, float] = {}
@@ -753,7 +769,7 @@ def _units(index: SearchIndex, parsed: ParsedQuery) -> list[str]:
         if stems and tuple(stems) not in seen:
             seen.add(tuple(stems))
             units.append(fts_string([term]))
-    return units + [fts_string(phrase) for phrase in parsed.phrases]
+    return units + [fts_string(phrase) for phrase in (*parsed.phrases, *parsed.compounds)]
 
 
 def _expansions(words: tuple[str, ...]) -> dict[str, list[str]]:

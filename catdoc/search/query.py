@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 _TOKEN = re.compile(r"[^\W_]+")
 _PHRASE = re.compile(r'"([^"]*)"')
+_WORDS = re.compile(r"[\s'’]+")
+"""What separates written words (an apostrophe too: `isn't` is no compound)."""
 
 STOPWORDS = frozenset(
     {
@@ -210,6 +212,10 @@ class ParsedQuery:
     text: str
     terms: tuple[str, ...]
     phrases: tuple[tuple[str, ...], ...] = ()
+    compounds: tuple[tuple[str, ...], ...] = ()
+    """Words written joined by punctuation (`5.1`, `is_secure()`, `manage.py`): their tokens are
+    terms, and their sequence counts as an optional phrase, so `Django 5.1` prefers `5.1` to
+    `1.5`."""
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -245,8 +251,10 @@ def parse(text: str) -> ParsedQuery:
         rest = _PHRASE.sub(lambda m: " " if len(tokens(m.group(1))) > 1 else m.group(1), text)
     words = tokens(rest)
     content = [w for w in words if w not in STOPWORDS] or words
+    compounds = [tuple(part) for part in map(tokens, _WORDS.split(rest)) if len(part) > 1]
     return ParsedQuery(
         text=text,
         terms=tuple(dict.fromkeys(content)),
         phrases=tuple(dict.fromkeys(phrases)),
+        compounds=tuple(dict.fromkeys(c for c in compounds if c not in phrases)),
     )
