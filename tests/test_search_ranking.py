@@ -227,8 +227,9 @@ def test_a_long_page_is_judged_by_its_best_passage(tmp_path: Path) -> None:
     svc = CatDoc(make_long_page_project(tmp_path))
     query = "how do I rotate signing keys without breaking tokens"
     hits = svc.search(query, debug=True).results
-    assert hits[0].id == "reference"
-    assert (hits[0].signals or {})["passage_raw"] == pytest.approx(1.0)
+    assert [h.id for h in hits[:2]] == ["reference", "keys"]
+    passages = [(h.signals or {})["passage_raw"] for h in hits[:2]]
+    assert 1.0 >= passages[0] > passages[1] > 0
     assert "passage" not in ranking.weights_for("chunks", "hybrid", vector=False)
     assert "passage" not in ranking.weights_for("documents", "text", vector=False)
 

@@ -564,8 +564,9 @@ class SearchEngine:
         *,
         vectors: bool,
     ) -> dict[int, float]:
-        """Document rowid → the hybrid score of its best passage, relative to the best document's:
-        a long document is judged by the part that answers the query, not diluted by the rest.
+        """Document rowid → the hybrid score (0…1) of its best passage: a long document is judged
+        by the part that answers the query, not diluted by the rest. The scores are not divided
+        by the best one, so a passage that matches only synonyms stays a weak signal.
         With `vectors`, passages are compared with the query by their own vectors once every
         passage has one (a document's vector sees only its first 256 tokens)."""
         matrix = self._matrix("chunks", complete=False) if vectors else None
@@ -577,7 +578,7 @@ class SearchEngine:
         best: dict[int, float] = {}
         for negative, _ident, rowid in chunks.scored:
             best.setdefault(facts[rowid].row["doc"], -negative)
-        return ranking.scale_by_max(best)
+        return best
 
     def _facts(self, scope: str, rowids: set[int]) -> dict[int, _Facts]:
         """What ranking needs of each candidate, parsed once and kept until the next write."""

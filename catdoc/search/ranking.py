@@ -8,7 +8,7 @@
 | `title` | share of query words in the title (chunks: title + heading path) | 0.18 | 0.10 |
 | `concept` | share of query words in tags, category name/id/aliases, domain | 0.15 | 0.08 |
 | `wordnet` | BM25 of the WordNet synonyms of the query words, divided by the best | 0.07 | 0.07 |
-| `passage` | the score of the document's best passage, relative to the best | 0.60 | – |
+| `passage` | the hybrid score (chunk weights) of the document's best passage | 0.60 | – |
 
 A document is also judged by its best passage: on long documents (a reference page, a release's
 notes) whole-document BM25 is diluted by everything else the page says, while the passage that
