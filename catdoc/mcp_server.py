@@ -26,7 +26,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import TypeAdapter, ValidationError
 
-from catdoc import __version__
+from catdoc import __version__, mcp_progress
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, not_found
 from catdoc.mcp_hints import speak_mcp
 from catdoc.mcp_transport import (
@@ -37,6 +37,7 @@ from catdoc.mcp_transport import (
     scrub_surrogates,
     shorten,
 )
+from catdoc.progress import no_progress
 from catdoc.service import CatDoc
 from catdoc.web.activity import ActivityLog
 
@@ -223,12 +224,17 @@ class CatDocMCPServer(MCPServer):
                     guesses,
                 )
             )
+        reporting = mcp_progress.current.set(
+            mcp_progress.ToolProgress(context) if context is not None else no_progress
+        )
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
                 return error_result(_argument_error(name, exc.__cause__))
             raise
+        finally:
+            mcp_progress.current.reset(reporting)
 
 
 def _resource(call: Callable[[], str]) -> str:

@@ -13,6 +13,7 @@ from pydantic import Field
 from catdoc import results as r
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
 from catdoc.mcp_hints import speak_mcp
+from catdoc.mcp_progress import tool_progress
 from catdoc.paging import MAX_LIMIT, MAX_OFFSET
 from catdoc.project import resolve_inside
 from catdoc.service import DEFAULT_CONTENT_CHARS, DEFAULT_CONTEXT_NODES, MAX_CONTEXT_DEPTH, CatDoc
@@ -316,7 +317,12 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
                 "Give the path of an existing file, relative to the project root.",
             )
         result = svc.import_documents(
-            [str(path)], domain=domain, category=category, link=link, force=force
+            [str(path)],
+            domain=domain,
+            category=category,
+            link=link,
+            force=force,
+            progress=tool_progress(),
         )
         for item in result.items:
             item.reason = item.reason and speak_mcp(item.reason)
@@ -538,7 +544,14 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
                 )
             chosen = chosen.model_copy(update={"domain": domain})
         return svc.search(
-            query, mode=mode, scope=scope, filters=chosen, limit=limit, offset=offset, debug=debug
+            query,
+            mode=mode,
+            scope=scope,
+            filters=chosen,
+            limit=limit,
+            offset=offset,
+            debug=debug,
+            progress=tool_progress(),
         )
 
     # ------------------------------------------------------------------ functors, NTs

@@ -5,6 +5,7 @@ from catdoc.cli import core_commands as core_commands
 from catdoc.cli import dashboard_command as dashboard_command
 from catdoc.cli import edit_commands as edit_commands
 from catdoc.cli import import_command as import_command
+from catdoc.cli import index_command as index_command
 from catdoc.cli import mcp_command as mcp_command
 from catdoc.cli import search_command as search_command
 from catdoc.cli import tui_command as tui_command

@@ -19,6 +19,7 @@ from catdoc.cli.app import (
     service,
     state,
 )
+from catdoc.cli.progress_bars import progress_bars
 
 if TYPE_CHECKING:
     from catdoc import results as r
@@ -112,15 +113,17 @@ def import_(
     """
     base = state(ctx).start.absolute()
     absolute = [str(p if Path(p).is_absolute() else base / p) for p in paths]
-    result = service(ctx).import_documents(
-        absolute,
-        recursive=recursive,
-        category_from=category_from.value if category_from else None,
-        domain=domain,
-        category=category,
-        link=link,
-        force=force,
-    )
+    with progress_bars(fmt) as progress:
+        result = service(ctx).import_documents(
+            absolute,
+            recursive=recursive,
+            category_from=category_from.value if category_from else None,
+            domain=domain,
+            category=category,
+            link=link,
+            force=force,
+            progress=progress,
+        )
     if fmt is OutputFormat.json:
         print_json(result)
         return

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from catdoc.cli.app import FormatOption, OutputFormat, app, bounded, echo, print_json, service
+from catdoc.cli.progress_bars import progress_bars
 from catdoc.paging import MAX_LIMIT
 
 if TYPE_CHECKING:
@@ -117,15 +118,17 @@ def search(
             "object": object_id,
         }
     )
-    response = service(ctx).search(
-        query,
-        mode=mode.value if mode else None,
-        scope=scope.value,
-        filters=filters,
-        limit=limit,
-        offset=offset,
-        debug=debug,
-    )
+    with progress_bars(fmt) as progress:
+        response = service(ctx).search(
+            query,
+            mode=mode.value if mode else None,
+            scope=scope.value,
+            filters=filters,
+            limit=limit,
+            offset=offset,
+            debug=debug,
+            progress=progress,
+        )
     if fmt is OutputFormat.json:
         print_json(response)
         return

@@ -1,8 +1,13 @@
-"""Search: a query box with live results (documents or passages); Enter opens the hit."""
+"""Search: a query box with live results (documents or passages); Enter opens the hit.
+
+A query runs on a worker thread; when it first has to index documents or compute vectors, a
+progress bar and a status line ("Indexing documents 1,234/5,000") show how far that is.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import ClassVar
 
 from rich.text import Text
@@ -10,7 +15,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets import Footer, Header, Input, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from catdoc import results as r
@@ -78,6 +83,9 @@ class SearchScreen(CatDocScreen):
         yield Header()
         yield Input(self.query_text, placeholder="Search documents…", id="search-input")
         yield Static(id="search-status", markup=False)
+        bar = ProgressBar(id="search-progress", show_eta=False)
+        bar.display = False
+        yield bar
         yield OptionList(id="search-results")
         yield Footer()
 
@@ -90,6 +98,15 @@ class SearchScreen(CatDocScreen):
 
     def _status(self, text: Text) -> None:
         self.query_one("#search-status", Static).update(text)
+
+    def _show_progress(self, step: str, done: int, total: int | None) -> None:
+        """A step of the indexing (or embedding) the query waits for, on the UI thread."""
+        if not self.is_attached:
+            return
+        bar = self.query_one("#search-progress", ProgressBar)
+        bar.display = True
+        bar.update(total=total, progress=done)
+        self._status(Text(f"{step} {done:,}/{total:,}" if total else f"{step}…", "dim"))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.query_text = event.value
@@ -123,16 +140,24 @@ class SearchScreen(CatDocScreen):
             results.clear_options()
             self._status(Text("Type to search; Ctrl+T switches documents/passages.", "dim"))
             return
+        loop = asyncio.get_running_loop()
+
+        def progress(step: str, done: int, total: int | None) -> None:
+            with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+                loop.call_soon_threadsafe(self._show_progress, step, done, total)
+
         try:
             mode = self.service.project().config.search.mode  # the project's chosen default
             response = await asyncio.to_thread(
-                self.service.search, query, mode=mode, scope=scope, limit=LIMIT
+                self.service.search, query, mode=mode, scope=scope, limit=LIMIT, progress=progress
             )
         except CatDocError as error:
             self.hits = []
             results.clear_options()
             self._status(Text(visible(str(error), lines=True), "red"))
             return
+        finally:
+            self.query_one("#search-progress", ProgressBar).display = False
         self.hits = response.results
         results.set_options(Option(hit_prompt(hit, scope)) for hit in self.hits)
         if self.hits:
