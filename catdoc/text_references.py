@@ -89,7 +89,7 @@ _MORPHISM_REF = re.compile(r"#(?<!" + _NOT_AFTER + r"#)" + _ID + r"(?![\w/@#])")
 _HEX = re.compile(r"[0-9A-Fa-f]+")
 _DECORATOR = re.compile(r"[ \t]*@[A-Za-z_][\w.]*(?:[ \t]*\(.*|[ \t]*(?:#.*)?)$")
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]")
-_MYST_ROLE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}`([^`\n]+)`")
+_MYST_ROLE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}\Z")
 _MYST_TARGET = re.compile(r" {0,3}\(([^()\n]+)\)=[ \t]*$")
 _ROLE_NAME = re.compile(r":([A-Za-z0-9][\w+.-]*(?::[A-Za-z0-9][\w+.-]*)*):")
 _RST_INLINE_NOISE = re.compile(
@@ -202,10 +202,9 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
         if skip[i] or not ("@" in line or "#" in line or "[" in line or "{" in line):
             continue
         number = i + offset + 1
-        if kind == "markdown" and "{" in line and "`" in line:
-            line = _MYST_ROLE.sub(partial(_myst_role, found=found, line=number), line)
         if "`" in line:
-            line = _CODE_SPAN.sub(_blank, line)
+            myst = kind == "markdown" and "}`" in line
+            line = _CODE_SPAN.sub(partial(_code_span, found=found, line=number, myst=myst), line)
         if "[" in line:
             definition = _LINK_DEF.match(line)
             if definition:
@@ -458,10 +457,14 @@ def _link_target(dest: str) -> str | None:
     return unquote(dest) or None
 
 
-def _myst_role(match: re.Match[str], found: list[_Found], line: int) -> str:
-    target = _role_target(match.group(2))
-    if target:
-        found.append(_Found(Reference("role", target, line, match.group(1).lower())))
+def _code_span(match: re.Match[str], found: list[_Found], line: int, myst: bool) -> str:
+    """A Markdown code span, blanked; right after `{name}` it is a MyST role, and added."""
+    if myst:
+        role = _MYST_ROLE.search(match.string, max(0, match.start() - 66), match.start())
+        if role is not None:
+            target = _role_target(match.group().strip("`"))
+            if target:
+                found.append(_Found(Reference("role", target, line, role.group(1).lower())))
     return " " * len(match.group())
 
 

@@ -1,0 +1,476 @@
+"""Adopting real documentation trees, text side: PEP headers and reST field lists as metadata,
+reST in `.txt` files, Sphinx roles, labels and hyperlinks as references, and what is never one.
+
+The fixtures are written in the style of Python's PEPs, Django's and Sphinx's docs (short, made
+up); tests/fixtures/peps/ is a small PEP-style tree shared with the import tests.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catdoc.documents import (
+    Reference,
+    chunk_text,
+    document_title,
+    extract_references,
+    headings_of,
+    labels_of,
+    normalize_label,
+    rename_mentions,
+    sniff_kind,
+    text_metadata,
+)
+from catdoc.service import CatDoc
+
+PEPS = Path(__file__).parent / "fixtures" / "peps"
+
+
+def refs(text: str, kind: str = "rst") -> list[tuple[str, str, int, str | None]]:
+    return [(r.kind, r.target, r.line, r.role) for r in extract_references(text, kind=kind)]  # type: ignore[arg-type]
+
+
+def mentions(text: str, kind: str = "rst") -> list[str]:
+    return [
+        r.target for r in extract_references(text, kind=kind) if r.kind in ("object", "morphism")
+    ]  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------- kind
+DJANGO_TXT = """\
+==========================
+Writing your first Django app
+==========================
+
+.. _tutorial-setup:
+
+Let's learn by example. See :doc:`/intro/install` and :setting:`DEBUG`.
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "kind"),
+    [
+        ("topics/forms.txt", DJANGO_TXT, "rst"),
+        ("a.txt", "Title\n=====\n\nBody.\n", "rst"),
+        ("a.txt", "Just a note.\n\n.. note::\n\n   Careful.\n", "rst"),
+        ("a.txt", "Only a role: :ref:`install`.\n", "rst"),
+        ("a.txt", "Label first\n\n.. _here:\n", "rst"),
+        ("a.txt", "Intro\n---\n", "text"),  # an underline shorter than its title is not reST
+        ("requirements.txt", "pyenchant\nSphinx>=4.5.0\n", "text"),
+        ("notes.txt", "Remember: buy milk... and eggs.\n", "text"),
+        ("guide.md", "Title\n=====\n", "markdown"),
+        ("guide.adoc", "Title\n=====\n", "text"),
+        ("index.rst", "no structure at all", "rst"),
+    ],
+)
+def test_sniff_kind(name: str, text: str, kind: str) -> None:
+    assert sniff_kind(name, text) == kind
+
+
+def test_rst_in_txt_is_chunked_and_titled_as_rst() -> None:
+    kind = sniff_kind("intro/tutorial01.txt", DJANGO_TXT)
+    assert document_title({}, DJANGO_TXT, "fb", kind=kind) == "Writing your first Django app"
+    assert chunk_text(DJANGO_TXT, kind=kind)[0].heading_path == ["Writing your first Django app"]
+
+
+# ---------------------------------------------------------------------------------- metadata
+PEP = """\
+PEP: 634
+Title: Structural Pattern Matching: Specification
+Author: Brandt Bucher <brandt@example.org>,
+        Guido van Rossum <guido@example.org>
+BDFL-Delegate:
+Status: Final
+Type: Standards Track
+Created: 12-Sep-2020
+Post-History: 22-Oct-2020,
+              08-Feb-2021
+
+
+Abstract
+========
+
+This PEP provides the technical specification.
+"""
+
+
+def test_pep_headers_are_metadata_and_the_title_wins_over_abstract() -> None:
+    meta = text_metadata(PEP, "rst")
+    assert meta == {
+        "pep": "634",
+        "title": "Structural Pattern Matching: Specification",
+        "author": "Brandt Bucher, Guido van Rossum",
+        "status": "Final",
+        "type": "Standards Track",
+        "created": dt.date(2020, 9, 12),
+        "post-history": "22-Oct-2020, 08-Feb-2021",
+    }
+    assert document_title({}, PEP, "fb", kind="rst") == meta["title"]
+    assert document_title({"title": "Front"}, PEP, "fb", kind="rst") == "Front"
+    assert headings_of(PEP, kind="rst") == [(14, 1, "Abstract")]
+
+
+def test_old_style_plain_text_pep() -> None:
+    text = (
+        "PEP: 8\nTitle: Style Guide\nAuthor: guido@example.org (Guido van Rossum)\n"
+        "Created: 2001-07-05\n\nIntroduction\n\n    This document gives conventions.\n"
+    )
+    meta = text_metadata(text, sniff_kind("pep-0008.txt", text))
+    assert meta["title"] == "Style Guide"
+    assert meta["author"] == "Guido van Rossum"
+    assert meta["created"] == dt.date(2001, 7, 5)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Note: this is prose.\nIt goes on without a colon.\n",  # a second line that is no header
+        "Summary: one header alone is a sentence\n\nBody.\n",
+        "Title\n=====\n\nPEP: 1\nTitle: too late\n",  # headers only at the top
+        "  PEP: 1\n  Title: indented\n",
+    ],
+)
+def test_prose_is_not_headers(text: str) -> None:
+    assert "title" not in text_metadata(text, "rst")
+    assert "pep" not in text_metadata(text, "rst")
+
+
+def test_markdown_has_no_text_metadata() -> None:
+    assert text_metadata("PEP: 1\nTitle: T\n", "markdown") == {}
+
+
+SPHINX_PAGE = """\
+:orphan:
+:tocdepth: 2
+:description: How Sphinx reads field lists.
+:keywords: fields, metadata,
+   docinfo
+
+.. _field-lists:
+
+===========
+Field Lists
+===========
+
+:Author: Ada Lovelace <ada@example.org>
+:Date: 2023-04-01
+:Version: 1.2
+
+Text with :field: that is not metadata.
+"""
+
+
+def test_sphinx_file_wide_fields_and_docinfo() -> None:
+    assert text_metadata(SPHINX_PAGE, "rst") == {
+        "orphan": True,
+        "tocdepth": "2",
+        "description": "How Sphinx reads field lists.",
+        "tags": ["fields", "metadata", "docinfo"],
+        "author": "Ada Lovelace",
+        "date": dt.date(2023, 4, 1),
+        "version": "1.2",
+    }
+    assert document_title({}, SPHINX_PAGE, "fb", kind="rst") == "Field Lists"
+
+
+def test_title_markup_reads_as_text() -> None:
+    text = ":mod:`sphinx.ext.todo` -- Support for ``todo`` *items*\n" + "=" * 56 + "\n"
+    assert document_title({}, text, "fb", kind="rst") == "sphinx.ext.todo -- Support for todo items"
+
+
+def test_import_reads_pep_metadata_front_matter_winning(tmp_path: Path) -> None:
+    CatDoc.init(tmp_path)
+    shutil.copytree(PEPS, tmp_path / "peps")
+    (tmp_path / "peps" / "pep-0102.rst").write_text(
+        (PEPS / "pep-0102.rst").read_text().replace("Status: Superseded", "Status: Withdrawn")
+    )
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "guide" / "tutorial.txt").write_text(DJANGO_TXT)
+    (tmp_path / "guide" / "note.md").write_text(
+        "---\ntitle: From front matter\n---\nPEP: 1\nTitle: Not this\n"
+    )
+    service = CatDoc(tmp_path)
+    result = service.import_documents(["peps", "guide"])
+    assert result.created == 6
+    objects = {obj.path: obj for obj in service.project().object_by_id.values() if obj.path}
+    pep = objects["peps/pep-0634.rst"]
+    assert pep.title == "Structural Pattern Matching: Specification"
+    assert pep.author == "Brandt Bucher, Guido van Rossum"
+    assert pep.created == dt.date(2020, 9, 12)
+    assert pep.metadata["status"] == "Final" and pep.metadata["pep"] == "634"
+    assert objects["peps/pep-0102.rst"].metadata["status"] == "Withdrawn"
+    archive = objects["peps/archive.rst"]
+    assert archive.summary == "Old notes on widget releases, kept for history."
+    assert archive.tags == ["releases", "history"]
+    assert archive.created == dt.date(2003, 4, 1)
+    assert objects["guide/tutorial.txt"].title == "Writing your first Django app"
+    assert objects["guide/note.md"].title == "From front matter"
+    # re-running changes nothing
+    again = CatDoc(tmp_path).import_documents(["peps", "guide"])
+    assert again.unchanged == 6
+
+
+# ---------------------------------------------------------------------------------- roles
+def test_sphinx_roles() -> None:
+    text = (
+        "See :doc:`Read this <../guide/install>` and :ref:`!Patterns`.\n"
+        "The :py:class:`~collections.abc.Sequence` and :rst:dir:`code-block`, :pep:`634`.\n"
+        "A :ref:`loose form of semantic\n    versioning <internal-release-cadence>` and\n"
+        ":ref:`dropped features<removed-features-2.0>`, :doc:` spaced `.\n"
+    )
+    assert refs(text) == [
+        ("role", "../guide/install", 1, "doc"),
+        ("role", "Patterns", 1, "ref"),
+        ("role", "collections.abc.Sequence", 2, "py:class"),
+        ("role", "code-block", 2, "rst:dir"),
+        ("role", "634", 2, "pep"),
+        ("role", "internal-release-cadence", 3, "ref"),
+        ("role", "removed-features-2.0", 5, "ref"),
+        ("role", "spaced", 5, "doc"),
+    ]
+
+
+def test_roles_in_footnotes_directives_and_substitutions_count() -> None:
+    text = (
+        ".. [#branches] See :pep:`102`.\n\n"
+        ".. seealso:: :ref:`install`\n\n"
+        ".. versionchanged:: 2.0  Now :func:`mapped_column`\n    and :doc:`orm/quickstart`.\n\n"
+        ".. |RM| replace:: the :term:`release manager`\n"
+    )
+    assert [(t, line, role) for _, t, line, role in refs(text)] == [
+        ("102", 1, "pep"),
+        ("install", 3, "ref"),
+        ("mapped_column", 5, "func"),
+        ("orm/quickstart", 6, "doc"),
+        ("release manager", 8, "term"),
+    ]
+
+
+def test_rst_hyperlinks_to_files() -> None:
+    text = (
+        "Read `the archive <archive.rst>`_ and `Install\n<../install.rst#step>`__.\n"
+        "Not `a site <https://example.org/a.rst>`_, `mail <ada@example.org>`_,\n"
+        "`named target`_, `an alias <named_>`_, `title<glued.rst>`_ or `interpreted`.\n"
+    )
+    assert refs(text) == [("link", "archive.rst", 1, None), ("link", "../install.rst", 1, None)]
+
+
+def test_markdown_gets_myst_roles_and_keeps_its_rules() -> None:
+    text = (
+        "Read {doc}`the guide <guide/install>` and {ref}`my-label`; ``{doc}`code` ``.\n"
+        "Also @req-auth, @glossary, #auth-uses-db and [x](other.md), [[Wiki]].\n"
+        "```python\n@property\n```\n"
+    )
+    assert refs(text, "markdown") == [
+        ("role", "guide/install", 1, "doc"),
+        ("role", "my-label", 1, "ref"),
+        ("wiki", "Wiki", 2, None),
+        ("link", "other.md", 2, None),
+        ("object", "req-auth", 2, None),
+        ("object", "glossary", 2, None),
+        ("morphism", "auth-uses-db", 2, None),
+    ]
+
+
+# ---------------------------------------------------------------------------------- labels
+def test_labels() -> None:
+    text = (
+        ".. _Install Steps:\n\nInstall\n=======\n\n"
+        ".. _`label: with colon`:\n.. _a\\:b:\n"
+        ".. _python: https://python.org\n"
+        ".. _spread:\n   https://example.org/long\n"
+        ".. __: https://anonymous.org\n\n"
+        "   .. _inside-a-directive:\n\n"
+        "::\n\n    .. _in-code:\n"
+    )
+    assert labels_of(text, "rst") == [
+        ("install steps", 1),
+        ("label: with colon", 6),
+        ("a:b", 7),
+        ("inside-a-directive", 13),
+    ]
+    assert normalize_label("  Install\n   Steps ") == "install steps"
+
+
+def test_myst_labels() -> None:
+    text = "(my-Label)=\n# Title\n\n```\n(in-code)=\n```\n"
+    assert labels_of(text, "markdown") == [("my-label", 1)]
+    assert labels_of(".. _x:\n", "text") == []
+
+
+# ---------------------------------------------------------------------------------- never
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A footnote [#fn-hi]_, a number [1]_, auto [*]_ and a citation [CIT-2002]_.",
+        ".. [#fn-hi] A footnote whose label is all it has.\n",
+        "A |sub-1| substitution and |#sub-2|_ too.",
+        "Write to ada-1@example.org or see https://x.org/#frag-1 and <https://x.org/@me-2>.",
+        "Run this::\n\n    @app-1 and #tag-2\n\nAfter.",
+        ".. code-block:: python\n   :caption: @cap-1\n\n   @deco-1\n",
+        ".. code:: python\n\n   #comment-1\n",
+        ".. sourcecode:: pycon+sql\n\n   >>> @x-1\n",
+        ".. literalinclude:: ../x-1.py\n   :caption: #inc-1\n",
+        ">>> @doctest-1\n... #more-2\n",
+        "Inline ``@lit-1`` and ``#lit-2\nspanning`` literals.",
+        ".. note::\n   :class: #opt-1\n\n   Body.",
+        ":see @req-1: a field name is not prose\n",
+        ".. comment with @req-1\n   and #more-2\n",
+        ".. _python-3: https://python.org\n   #cont-1\n",
+        "@cache2\n@functools.cache\ndef f():\n    pass\n",
+        "Use @property, @dataclass and @pytest.fixture, @app.route-2 or @lru_cache(3).",
+        "A colour #8f5bb2, issue #123, C# and e-mail x@y-1.org.",
+    ],
+)
+def test_never_references_in_rst(text: str) -> None:
+    assert mentions(text) == []
+    assert [r for r in refs(text) if r[0] != "role"] == []
+
+
+def test_decorator_chain_is_code_in_every_kind() -> None:
+    text = "@req-auth is prose.\n\n@app.get('/x')\n@requires(auth)\nasync def handler():\n"
+    assert mentions(text, "markdown") == ["req-auth"]
+    assert mentions("@req-auth\n@req-user\n", "markdown") == ["req-auth", "req-user"]
+
+
+# ---------------------------------------------------------------------------------- the rule
+DJANGO_PROSE = """\
+Decorators
+==========
+
+Use the :func:`~django.views.decorators.csrf.csrf_exempt` decorator, or write
+@csrf_exempt above the view. The @property, @cached_property and
+@admin.display(description="x") decorators, @classmethod too, are not objects.
+Thanks to @mitsuhiko. Colours such as #fff and #8f5bb2 are not morphisms.
+
+But this design follows @req-auth and @adr-7 through #auth-uses-db (see @spec2).
+"""
+
+
+def test_catdoc_way_mentions_in_rst_and_text() -> None:
+    assert mentions(DJANGO_PROSE, "rst") == ["req-auth", "adr-7", "auth-uses-db", "spec2"]
+    assert sorted(mentions(DJANGO_PROSE, "text")) == ["adr-7", "auth-uses-db", "req-auth", "spec2"]
+    # Markdown keeps reading every @id / #id with a letter
+    assert "property" in mentions(DJANGO_PROSE, "markdown")
+
+
+def test_rename_follows_the_rule() -> None:
+    text = (
+        "Title\n=====\n\nSee @req-a, ``@req-a`` and @req-a.fixture,\n"
+        "then :ref:`@req-a <x>` and\n@req-a again.\n"
+    )
+    out = rename_mentions(text, "req-a", "req-z", kind="rst")
+    assert out == text.replace("See @req-a,", "See @req-z,").replace(
+        "\n@req-a again", "\n@req-z again"
+    )
+    assert rename_mentions("Use @prop here.", "prop", "x", kind="rst") == "Use @prop here."
+    crlf = "See @req-a.\r\nAnd #m-1.\r\n"
+    assert rename_mentions(crlf, "req-a", "req-b", kind="text") == "See @req-b.\r\nAnd #m-1.\r\n"
+
+
+def test_pep_fixture_tree_references() -> None:
+    text = (PEPS / "pep-0102.rst").read_text()
+    assert extract_references(text, kind="rst") == [
+        Reference("role", "101", 17, "pep"),
+        Reference("role", "release-steps", 17, "ref"),
+        Reference("link", "archive.rst", 18),
+    ]
+    assert labels_of((PEPS / "pep-0101.rst").read_text(), "rst") == [("release-steps", 18)]
+
+
+# ---------------------------------------------------------------------------------- fuzzing
+MARKUP = st.text(
+    alphabet=st.sampled_from(list("ab1-_. \t\n:`@#[]()<>|*!~=>/\\{}")),
+    max_size=400,
+)
+SNIPPETS = st.sampled_from(
+    [
+        ":ref:`",
+        "`_",
+        "``",
+        ".. _",
+        ".. code-block:: x\n",
+        "::\n\n",
+        "PEP: 1\n",
+        "Title: x\n",
+        ":orphan:\n",
+        "=====\n",
+        "@req-1",
+        "#m-2",
+        "{doc}`",
+        "..",
+        "::",
+        ">>> ",
+        "(lab)=\n",
+        "[#f]_",
+        "|s|",
+        "@deco\ndef f():\n",
+        "\r\n",
+        "\r",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.one_of(MARKUP, SNIPPETS), max_size=30), st.sampled_from(["rst", "markdown", "text"])
+)
+def test_parsers_never_fail_and_lines_are_valid(parts: list[str], kind: str) -> None:
+    text = "".join(parts)
+    count = text.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
+    for ref in extract_references(text, kind=kind):  # type: ignore[arg-type]
+        assert 1 <= ref.line <= count and ref.target
+        assert ref.target == ref.target.strip()
+    for label, line in labels_of(text, kind):  # type: ignore[arg-type]
+        assert 1 <= line <= count and label == normalize_label(label)
+    assert isinstance(text_metadata(text, kind), dict)  # type: ignore[arg-type]
+    assert sniff_kind("x.txt", text) in ("rst", "text")
+    assert isinstance(document_title({}, text, "fb", kind=kind), str)  # type: ignore[arg-type]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.one_of(MARKUP, SNIPPETS), max_size=20), st.sampled_from(["rst", "markdown", "text"])
+)
+def test_rename_then_extract_agree(parts: list[str], kind: str) -> None:
+    text = "".join(parts).replace("\r", "")
+    before = extract_references(text, kind=kind)  # type: ignore[arg-type]
+    assert rename_mentions(text, "req-1", "req-1", kind=kind) == text  # type: ignore[arg-type]
+    renamed = rename_mentions(text, "req-1", "req-9", kind=kind)  # type: ignore[arg-type]
+    after = extract_references(renamed, kind=kind)  # type: ignore[arg-type]
+    expected = [
+        Reference(r.kind, "req-9", r.line, r.role)
+        if r.kind == "object" and r.target == "req-1"
+        else r
+        for r in before
+    ]
+    assert [(r.kind, r.line) for r in after] == [(r.kind, r.line) for r in expected]
+    assert [r.target for r in after if r.kind == "object"] == [
+        r.target for r in expected if r.kind == "object"
+    ]
+
+
+def test_pathological_inputs_finish() -> None:
+    """Openers without closers, long role-like runs and huge paragraphs are scanned in one
+    pass (the scans are linear; their speed is measured outside the tests)."""
+    for text in (
+        "`a " * 20_000,
+        "``a " * 20_000,
+        ":a" * 30_000 + "`",
+        "{r}`x " * 20_000,
+        "[#a " * 20_000,
+        "|a " * 20_000,
+        ".. _" + "a:" * 20_000,
+        "PEP: 1\n" + "  x\n" * 20_000,
+    ):
+        for kind in ("rst", "markdown", "text"):
+            extract_references(text, kind=kind)  # type: ignore[arg-type]
+            labels_of(text, kind)  # type: ignore[arg-type]
+            text_metadata(text, kind)  # type: ignore[arg-type]
