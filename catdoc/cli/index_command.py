@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from catdoc.cli.app import FormatOption, OutputFormat, app, count, echo, print_json, service
+from catdoc.cli.app import FormatOption, OutputFormat, app, echo, print_json, service
 from catdoc.cli.progress_bars import progress_bars
 
 
@@ -58,9 +58,9 @@ def index(
         print_json(result)
         return
     echo(
-        f"Search index up to date: {count(result.documents, 'document')}, "
-        f"{result.indexed} (re)indexed, {result.removed} removed, in {result.seconds:.1f} s."
+        f"Search index up to date: {result.documents:,} documents, {result.indexed:,} "
+        f"(re)indexed, {result.removed:,} removed, in {result.seconds:.1f} s."
     )
     for done in result.vectors:
         noun = "documents" if done.scope == "documents" else "passages"
-        echo(f"Vectors of {noun}: {done.computed} computed, {done.total} in all.")
+        echo(f"Vectors of {noun}: {done.computed:,} computed, {done.total:,} in all.")
