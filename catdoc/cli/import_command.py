@@ -167,7 +167,12 @@ def _print_result(result: r.ImportResult) -> None:
         statuses = Counter(ref["status"] for ref in result.references)
         echo("References: " + ", ".join(f"{n} {status}" for status, n in sorted(statuses.items())))
     if result.morphisms_created:
-        echo(f"Morphisms created: {', '.join(result.morphisms_created)}")
+        shown = result.morphisms_created[:MAX_REFERENCE_ROWS]
+        more = len(result.morphisms_created) - len(shown)
+        echo(
+            f"Morphisms created ({len(result.morphisms_created)}): {', '.join(shown)}"
+            + (f" … and {more} more (use --format json)." if more > 0 else "")
+        )
     if result.example_removed:
         echo(f"Replaced the example model of `catdoc init`: {', '.join(result.example_removed)}.")
     if result.written:
