@@ -54,9 +54,10 @@ by the other signals gets its own similarity too): nearest rows that share no wo
 query rarely make the first page, and each costs a row lookup."""
 RANKINGS_KEPT = 32
 """Rankings of recent queries kept until the next write: paging through a query ranks it once."""
-PASSAGE_CANDIDATES = 1000
-"""Passages ranked to find each document's best one: enough to reach the best passage of every
-document among the first candidates."""
+PASSAGE_CANDIDATES = 100
+"""Passages ranked to find the documents' best ones: the documents that can reach the first page
+through a passage have it among the first hundred (on the relevance sets 100, 300 and 1,000 rank
+alike; each hundred more costs about 2 ms a query at 10,000 documents)."""
 BUILD_NOTE_DOCUMENTS = 50
 """A search that first (re)indexes at least this many documents, or spends a second doing so,
 says so in its notes: the wait is explained, not silent."""
@@ -564,13 +565,12 @@ class SearchEngine:
         *,
         vectors: bool,
     ) -> dict[int, float]:
-        """Document rowid → the hybrid score (0…1) of its best passage: a long document is judged
-        by the part that answers the query, not diluted by the rest. The scores are not divided
-        by the best one, so a passage that matches only synonyms stays a weak signal.
-        With `vectors`, passages are compared with the query by their own vectors once every
-        passage has one (a document's vector sees only its first 256 tokens)."""
+        """Document rowid → the score (0…1) of its best passage by the passage weights of
+        `ranking`: a long document is judged by the part that answers the query, not diluted by
+        the rest. With `vectors`, passages are compared with the query by their own vectors once
+        every passage has one (a document's vector sees only its first 256 tokens)."""
         matrix = self._matrix("chunks", complete=False) if vectors else None
-        weights = ranking.weights_for("chunks", mode, vector=matrix is not None)
+        weights = ranking.weights_for("passages", mode, vector=matrix is not None)
         chunks = self._ranking(
             parsed, query, mode, "chunks", cond, weights, matrix, PASSAGE_CANDIDATES, near
         )

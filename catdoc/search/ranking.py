@@ -8,12 +8,15 @@
 | `title` | share of query words in the title (chunks: title + heading path) | 0.18 | 0.10 |
 | `concept` | share of query words in tags, category name/id/aliases, domain | 0.15 | 0.08 |
 | `wordnet` | BM25 of the WordNet synonyms of the query words, divided by the best | 0.07 | 0.07 |
-| `passage` | the hybrid score (chunk weights) of the document's best passage | 0.60 | – |
+| `passage` | the score of the document's best passage (passage weights, below) | 0.40 | – |
 
-A document is also judged by its best passage: on long documents (a reference page, a release's
-notes) whole-document BM25 is diluted by everything else the page says, while the passage that
-answers the query scores as well as a short page would. On the three documentation trees of
-`benchmarks/relevance/` this signal lifted hybrid MRR@10 by 7–25% (see benchmarks/README.md).
+A passage's score for `passage` is its own weighted sum of `vector` 0.40, `bm25` 0.35 (FTS5's
+BM25 of the passage, relative to the best passage), `title` 0.15 (title and heading path) and
+`concept` 0.10. A document is thus also judged by its best passage: on long documents (a
+reference page, a release's notes) whole-document BM25 is diluted by everything else the page
+says, while the passage that answers the query scores as well as a short page would. On the
+three documentation trees of `benchmarks/relevance/` this signal lifted hybrid MRR@10 by 7–29%
+(see benchmarks/README.md).
 
 Words are compared after Porter stemming, exactly as the index stems them. Without the semantic
 extra the `vector` weight is dropped and the others are scaled up to sum to 1. Synonyms only feed
@@ -51,16 +54,24 @@ CHUNK_WEIGHTS: Mapping[str, float] = {
     "wordnet": 0.07,
     "passage": 0.0,
 }
+PASSAGE_WEIGHTS: Mapping[str, float] = {
+    "vector": 0.35,
+    "bm25": 0.30,
+    "coverage": 0.15,
+    "title": 0.12,
+    "concept": 0.08,
+}
 
 
 def weights_for(scope: str, mode: str, *, vector: bool) -> dict[str, float]:
     """The weights in force: `text` is BM25 alone, `vector` is similarity alone, `hybrid` mixes
-    (renormalised when the vector signal is unavailable)."""
+    (renormalised when the vector signal is unavailable). `scope` is documents, chunks, or
+    passages (how a document's best passage is scored)."""
     if mode == "text":
         return {"bm25": 1.0}
     if mode == "vector":
         return {"vector": 1.0}
-    base = DOCUMENT_WEIGHTS if scope == "documents" else CHUNK_WEIGHTS
+    base = {"documents": DOCUMENT_WEIGHTS, "chunks": CHUNK_WEIGHTS}.get(scope, PASSAGE_WEIGHTS)
     used = {k: w for k, w in base.items() if w and (vector or k != "vector")}
     total = sum(used.values())
     return {k: w / total for k, w in used.items()}
