@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pydantic import Field
 
 from catdoc import results as r
-from catdoc.documents import extract_references, kind_of, read_object_text
+from catdoc.documents import extract_references, read_object_text, sniff_kind
 from catdoc.errors import CatDocError, not_found
 from catdoc.importer.names import _unique, slugify
 from catdoc.model import DocObject
@@ -127,7 +127,13 @@ def _cross_references(project: Project) -> Pairs:
             except CatDocError:
                 continue  # the validator reports unreadable documents
     known = [
-        Known(o.id, o.path, o.title, texts.get(o.id), kind_of(o.path) if o.path else "markdown")
+        Known(
+            o.id,
+            o.path,
+            o.title,
+            texts.get(o.id),
+            sniff_kind(o.path, texts.get(o.id) or "") if o.path else "markdown",
+        )
         for o in project.object_by_id.values()
     ]
     resolver = Resolver.build(known, project.config.import_, _docs_root(project))
@@ -136,7 +142,7 @@ def _cross_references(project: Project) -> Pairs:
     for obj in project.object_by_id.values():
         text = texts.get(obj.id)
         if text and obj.path:
-            for ref in extract_references(text, kind=kind_of(obj.path)):
+            for ref in extract_references(text, kind=sniff_kind(obj.path, text)):
                 if ref.kind == "morphism" or not resolver.counts(ref):
                     continue
                 target = resolver.resolve(obj.path, ref)

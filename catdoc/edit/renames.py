@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catdoc.documents import kind_of, read_document, rename_mentions
+from catdoc.documents import read_document, rename_mentions, sniff_kind
 from catdoc.edit.base import (
     EditBase,
     missing,
@@ -136,7 +136,9 @@ class RenameOperations(EditBase):
                     continue
                 if needle not in text and not (sigil == "@" and obj.id == old):
                     continue
-                renamed = rename_mentions(text, old, new, kind=kind_of(obj.path), sigil=sigil)
+                renamed = rename_mentions(
+                    text, old, new, kind=sniff_kind(obj.path, text), sigil=sigil
+                )
                 untouched = path in self.documents or path.read_bytes() == text.encode()
                 if renamed != text and untouched:
                     self.documents[path] = renamed

@@ -13,7 +13,7 @@ import nh3
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
-from catdoc.documents import kind_of, split_front_matter
+from catdoc.documents import sniff_kind, split_front_matter
 
 ROUTES = {
     "category": "categories",
@@ -60,7 +60,7 @@ def _rst_html(body: str) -> str | None:
 def document_html(text: str, path: str | None) -> Markup:
     """An object's document as HTML; front matter is left out (the page shows it as fields)."""
     body = split_front_matter(text).body
-    kind = "markdown" if path is None else kind_of(path)
+    kind = "markdown" if path is None else sniff_kind(path, body)
     if kind == "markdown":
         return Markup(_markdown().render(body))
     if kind == "rst" and (html := _rst_html(body)) is not None:

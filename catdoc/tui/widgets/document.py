@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from catdoc.documents import kind_of, split_front_matter
+from catdoc.documents import sniff_kind, split_front_matter
 from catdoc.errors import CatDocError
 from catdoc.project import resolve_inside
 from catdoc.service import CatDoc
@@ -201,7 +201,7 @@ class DocumentView(Vertical):
                 content += (
                     f"\n\n… cut at {len(obj.content):,} of {obj.content_length:,} characters."
                 )
-            if obj.path and kind_of(obj.path) == "markdown":
+            if obj.path and sniff_kind(obj.path, content) == "markdown":
                 front = split_front_matter(content)
                 body = front.body if front.error is None else f"> {front.error}\n\n{front.body}"
                 self._fill(title, meta, body_title, markdown=body)
