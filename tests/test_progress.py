@@ -169,7 +169,6 @@ class FakeEmbedder:
 @pytest.fixture
 def fake_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """The semantic extra replaced by `FakeEmbedder`; loading it reports like the real one."""
-    pytest.importorskip("numpy")
     monkeypatch.setattr(semantic, "available", lambda: True)
     model = FakeEmbedder()
 
