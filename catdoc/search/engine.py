@@ -93,7 +93,8 @@ class _Ranking:
     """A query's candidates, best first, with what a page of them needs."""
 
     scored: list[tuple[float, str, int]]
-    total: int
+    capped: bool
+    """Some signal stopped at its candidate limit, so more rows may match than were scored."""
     expanded_terms: tuple[str, ...]
     either: str
     """The FTS5 expression of the query words or their synonyms (what snippets mark)."""
@@ -437,7 +438,9 @@ class SearchEngine:
         while len(self._rankings) > RANKINGS_KEPT:
             self._rankings.pop(next(iter(self._rankings)))
         response.expanded_terms = list(ranked.expanded_terms)
-        response.total = ranked.total
+        response.total = len(ranked.scored)
+        if ranked.capped:  # counted here, not in `_ranking`: passage rankings need no total
+            response.total = max(response.total, self._count(scope, ranked.either, cond))
         page = ranked.scored[offset : offset + limit]
         rowids = [rowid for _, _, rowid in page]
         facts = self._facts(scope, set(rowids))
@@ -481,14 +484,13 @@ class SearchEngine:
         """Every candidate of a query, best first: `wanted` from each text signal, `near` from
         the vectors (see `ranking` for how the signals combine)."""
         index = self.index
-        expansions = _expansions(parsed.words) if mode == "hybrid" else {}
-        synonyms = [
-            s
-            for s in dict.fromkeys(s for found in expansions.values() for s in found)
-            if tokens(s) and self._count(scope, fts_string(tokens(s)))
-        ]
+        expansions = _expansions(parsed.words) if "wordnet" in weights else {}
+        strings = {
+            s: fts_string(tokens(s)) for found in expansions.values() for s in found if tokens(s)
+        }
+        synonyms = [s for s, string in strings.items() if self._count(scope, string)]
         original = parsed.fts()
-        expanded = any_of([fts_string(tokens(s)) for s in synonyms])
+        expanded = any_of([strings[s] for s in synonyms])
         similarity = (
             semantic.in_background(matrix, query, index.allowed(scope, cond))
             if matrix is not None
@@ -549,11 +551,9 @@ class SearchEngine:
             )
             scored.append((-score, fact.row["id"], rowid))
         scored.sort()
-        total = len(scored)
         either = any_of([e for e in (original, expanded) if e])
-        if len(bm25) == wanted or len(wordnet) == wanted:
-            total = max(total, self._count(scope, either, cond))
-        return _Ranking(scored, total, tuple(synonyms), either, hit_terms, signals_of)
+        capped = len(bm25) == wanted or len(wordnet) == wanted
+        return _Ranking(scored, capped, tuple(synonyms), either, hit_terms, signals_of)
 
     def _best_passages(
         self,

@@ -8,11 +8,11 @@
 | `title` | share of query words in the title (chunks: title + heading path) | 0.18 | 0.10 |
 | `concept` | share of query words in tags, category name/id/aliases, domain | 0.15 | 0.08 |
 | `wordnet` | BM25 of the WordNet synonyms of the query words, divided by the best | 0.07 | 0.07 |
-| `passage` | the score of the document's best passage (passage weights, below) | 0.40 | – |
+| `passage` | the score of the document's best passage (passage weights, below) | 0.60 | – |
 
-A passage's score for `passage` is its own weighted sum of `vector` 0.40, `bm25` 0.35 (FTS5's
-BM25 of the passage, relative to the best passage), `title` 0.15 (title and heading path) and
-`concept` 0.10. A document is thus also judged by its best passage: on long documents (a
+A passage's score for `passage` is its own weighted sum of `vector` 0.35, `bm25` 0.30, `coverage`
+0.15, `title` 0.12 (title and heading path) and `concept` 0.08, computed as for chunks; synonyms
+play no part. A document is thus also judged by its best passage: on long documents (a
 reference page, a release's notes) whole-document BM25 is diluted by everything else the page
 says, while the passage that answers the query scores as well as a short page would. On the
 three documentation trees of `benchmarks/relevance/` this signal lifted hybrid MRR@10 by 7–29%
@@ -52,7 +52,6 @@ CHUNK_WEIGHTS: Mapping[str, float] = {
     "title": 0.10,
     "concept": 0.08,
     "wordnet": 0.07,
-    "passage": 0.0,
 }
 PASSAGE_WEIGHTS: Mapping[str, float] = {
     "vector": 0.35,
@@ -72,7 +71,7 @@ def weights_for(scope: str, mode: str, *, vector: bool) -> dict[str, float]:
     if mode == "vector":
         return {"vector": 1.0}
     base = {"documents": DOCUMENT_WEIGHTS, "chunks": CHUNK_WEIGHTS}.get(scope, PASSAGE_WEIGHTS)
-    used = {k: w for k, w in base.items() if w and (vector or k != "vector")}
+    used = {k: w for k, w in base.items() if vector or k != "vector"}
     total = sum(used.values())
     return {k: w / total for k, w in used.items()}
 
