@@ -30,25 +30,33 @@ FILLER = [
 ]
 
 
+def write_model(
+    root: Path, inline: list[tuple[str, str | None, str]], files: tuple[str, ...] = ()
+) -> Path:
+    """`.catdoc/` with one category `docs` (vectors off): objects for documents
+    `docs/<id>.md`, then inline objects (id, title or None, content)."""
+    (root / ".catdoc").mkdir(parents=True, exist_ok=True)
+    lines = ["categories:", "  - id: docs", "    name: Docs", "    objects:"]
+    for ident in files:
+        lines += [f"      - id: {ident}", f"        path: docs/{ident}.md"]
+    for ident, title, content in inline:
+        lines.append(f"      - id: {ident}")
+        if title is not None:
+            lines.append(f"        title: {title}")
+        lines.append(f'        content: "{content}"')
+    (root / ".catdoc" / "category.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / ".catdoc" / "config.yaml").write_text("search:\n  vectors: off\n", encoding="utf-8")
+    return root
+
+
 def make_ranking_project(base: Path) -> Path:
     """Inline documents: one holds a rare query word only, one holds the two common ones."""
-    root = base / "ranking"
-    (root / ".catdoc").mkdir(parents=True)
-    objects = [
+    objects: list[tuple[str, str | None, str]] = [
         ("rare-only", "Ledger", "Balances are reconciled against the bank statement nightly."),
         ("both", "Checkout", "When a payment fails, the customer may pick another card."),
         *((f"filler-{n}", f"Note {n}", text) for n, text in enumerate(FILLER)),
     ]
-    lines = ["categories:", "  - id: docs", "    name: Docs", "    objects:"]
-    for ident, title, content in objects:
-        lines += [
-            f"      - id: {ident}",
-            f"        title: {title}",
-            f'        content: "{content}"',
-        ]
-    (root / ".catdoc" / "category.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (root / ".catdoc" / "config.yaml").write_text("search:\n  vectors: off\n", encoding="utf-8")
-    return root
+    return write_model(base / "ranking", objects)
 
 
 # ---------------------------------------------------------------------------- query words
@@ -169,21 +177,11 @@ def test_contractions_are_not_compounds() -> None:
 
 
 def test_a_version_prefers_its_own_digits_in_order(tmp_path: Path) -> None:
-    root = tmp_path / "versions"
-    (root / ".catdoc").mkdir(parents=True)
-    objects = [
+    objects: list[tuple[str, str | None, str]] = [
         ("notes-1-5", "Release notes", "Version 1.5 supports Python 2."),
         ("notes-5-1", "Release notes", "Version 5.1 supports Python 3."),
     ]
-    lines = ["categories:", "  - id: docs", "    objects:"]
-    for ident, title, content in objects:
-        lines += [
-            f"      - id: {ident}",
-            f"        title: {title}",
-            f'        content: "{content}"',
-        ]
-    (root / ".catdoc" / "category.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (root / ".catdoc" / "config.yaml").write_text("search:\n  vectors: off\n", encoding="utf-8")
+    root = write_model(tmp_path / "versions", objects)
     for scope in ("documents", "chunks"):
         assert CatDoc(root).search("python in 5.1", scope=scope).results[0].id == "notes-5-1"
 
@@ -195,7 +193,6 @@ def make_long_page_project(base: Path) -> Path:
     root = base / "pages"
     docs = root / "docs"
     docs.mkdir(parents=True)
-    (root / ".catdoc").mkdir()
     sections = [
         f"Section {n}\n==========\n\n" + " ".join(FILLER[n % len(FILLER)] for _ in range(12))
         for n in range(30)
@@ -212,15 +209,8 @@ def make_long_page_project(base: Path) -> Path:
         + " ".join(FILLER[:6]),
         encoding="utf-8",
     )
-    lines = ["categories:", "  - id: docs", "    objects:"]
-    for ident in ("reference", "keys"):
-        lines += [f"      - id: {ident}", f"        path: docs/{ident}.md"]
-    lines += [
-        *(f'      - id: filler-{n}\n        content: "{text}"' for n, text in enumerate(FILLER))
-    ]
-    (root / ".catdoc" / "category.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (root / ".catdoc" / "config.yaml").write_text("search:\n  vectors: off\n", encoding="utf-8")
-    return root
+    fillers = [(f"filler-{n}", None, text) for n, text in enumerate(FILLER)]
+    return write_model(root, fillers, files=("reference", "keys"))
 
 
 def test_a_long_page_is_judged_by_its_best_passage(tmp_path: Path) -> None:
