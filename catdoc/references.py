@@ -21,6 +21,19 @@ LINKS = "references"
 _WEB_SUFFIXES = (".html", ".htm")
 
 
+def common_folder(paths: Iterable[str]) -> str:
+    """The deepest folder holding every one of `paths` ('' when one is at the project root, or
+    relative and absolute paths are mixed): where absolute `:doc:` paths start by default, and
+    what folder categories are named below."""
+    folders = [posixpath.dirname(path) for path in paths]
+    if not folders or not all(folders):
+        return ""
+    try:
+        return posixpath.commonpath(folders)
+    except ValueError:
+        return ""
+
+
 @dataclass
 class Known:
     """One document a reference may name: its object id, path, title and reST labels."""

@@ -10,7 +10,6 @@ the `catdoc` command that applies it.
 
 from __future__ import annotations
 
-import posixpath
 import shlex
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from catdoc.errors import CatDocError, not_found
 from catdoc.importer.names import _unique, slugify
 from catdoc.model import DocObject
 from catdoc.project import Project
-from catdoc.references import Known, Resolver
+from catdoc.references import Known, Resolver, common_folder
 
 MAX_EVIDENCE = 5
 """Places shown per suggestion (`references` counts them all)."""
@@ -126,23 +125,22 @@ def _cross_references(project: Project) -> Pairs:
                 texts[obj.id] = read_object_text(project.root, obj) or ""
             except CatDocError:
                 continue  # the validator reports unreadable documents
+    kinds = {
+        o.id: sniff_kind(o.path, texts.get(o.id) or "") if o.path else "markdown"
+        for o in project.object_by_id.values()
+    }
     known = [
-        Known(
-            o.id,
-            o.path,
-            o.title,
-            texts.get(o.id),
-            sniff_kind(o.path, texts.get(o.id) or "") if o.path else "markdown",
-        )
+        Known(o.id, o.path, o.title, texts.get(o.id), kinds[o.id])
         for o in project.object_by_id.values()
     ]
-    resolver = Resolver.build(known, project.config.import_, _docs_root(project))
+    paths = [o.path for o in project.object_by_id.values() if o.path]
+    resolver = Resolver.build(known, project.config.import_, common_folder(paths))
     home = project.category_of_object
     pairs: Pairs = defaultdict(dict)
     for obj in project.object_by_id.values():
         text = texts.get(obj.id)
         if text and obj.path:
-            for ref in extract_references(text, kind=sniff_kind(obj.path, text)):
+            for ref in extract_references(text, kind=kinds[obj.id]):
                 if ref.kind == "morphism" or not resolver.counts(ref):
                     continue
                 target = resolver.resolve(obj.path, ref)
@@ -198,17 +196,6 @@ def _ranked(targets: dict[str, _Evidence]) -> list[tuple[str, _Evidence]]:
 def _objects_of(project: Project, category_id: str) -> list[DocObject]:
     cat = project.category_by_id.get(category_id)
     return cat.objects if cat is not None else []
-
-
-def _docs_root(project: Project) -> str:
-    """The deepest folder holding every document: where `:doc:`/x paths start by default."""
-    folders = [posixpath.dirname(o.path) for o in project.object_by_id.values() if o.path]
-    if not folders or not all(folders):
-        return ""
-    try:
-        return posixpath.commonpath(folders)
-    except ValueError:  # absolute and relative paths mixed
-        return ""
 
 
 def _command(*words: str) -> str:

@@ -18,12 +18,13 @@ from collections.abc import Sequence
 from catdoc import results as r
 from catdoc.edit import ModelEdit
 from catdoc.errors import VALIDATION_ERROR, CatDocError
-from catdoc.importer.files import _common_folder, _expand, _read_documents
+from catdoc.importer.files import _expand, _read_documents
 from catdoc.importer.links import _link_references
 from catdoc.importer.planner import _Planner
 from catdoc.importer.template import bare_model, remove_template, untouched_template
 from catdoc.importer.writing import _apply_plans
 from catdoc.progress import Progress, no_progress
+from catdoc.references import common_folder
 
 FINDING = "Finding documents"
 PLANNING = "Planning objects"
@@ -71,7 +72,7 @@ def import_documents(
     example = untouched_template(project)
     planner = _Planner(bare_model(project) if example else project, force=force)
     docs = planner.assign_ids(docs, skipped)
-    common = _common_folder([d.rel for d in docs])
+    common = common_folder([d.rel for d in docs])
     for done, doc in enumerate(docs):
         progress(PLANNING, done, len(docs))
         planner.place(doc, category, category_from, common, domain)

@@ -223,15 +223,6 @@ def _walk(
             )
 
 
-def _common_folder(rels: list[str]) -> str:
-    """The deepest folder holding every imported file ('' for the project root)."""
-    folders = [os.path.dirname(rel) for rel in rels]
-    if not folders:
-        return ""
-    common = os.path.commonpath(folders) if all(folders) else ""
-    return common.replace(os.sep, "/")
-
-
 def _read_documents(
     files: list[tuple[str, Path]], skipped: list[r.ImportItem], progress: Progress = no_progress
 ) -> list[_Doc]:
