@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 from tui_project import copy_example
 
 from catdoc.service import CatDoc
@@ -61,9 +62,16 @@ def test_search(snap_compare: Compare, tmp_path: Path) -> None:
 
     async def run_before(pilot: Pilot) -> None:
         await opened(pilot)
-        await pilot.press("slash", *"card declined")
-        await pilot.pause(0.4)  # the debounce, then the query
-        await app.workers.wait_for_complete()
+        await pilot.press("slash")
+        app.screen.query_one(Input).cursor_blink = False  # a blink mid-snapshot is not a change
+        await pilot.press(*"card declined")
+        # The debounce timer starts the query; on a loaded machine it fires late, so wait for the
+        # answer itself rather than for a fixed time.
+        for _ in range(400):
+            await pilot.pause(0.05)
+            await app.workers.wait_for_complete()
+            if getattr(app.screen, "hits", None):
+                break
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
