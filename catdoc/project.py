@@ -8,6 +8,7 @@ Size, nesting and integer bounds, and merge keys, are in `catdoc.yaml_source`.
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import os
@@ -445,6 +446,30 @@ def _free_form_problem(model: ModelFile) -> str | None:
     return None
 
 
+def current_config(root: Path) -> Config:
+    """`load_config`, remembered while config.yaml holds the same bytes: a search reads its
+    settings on every call, and parsing the YAML each time costs more than a warm query's
+    ranking step (reading and comparing the small file does not). Anything but a plain file
+    of ordinary size is loaded afresh each time, so its errors are raised each time. Treat the
+    answer as read-only."""
+    path = root / CATDOC_DIR / CONFIG_FILE
+    try:
+        st = path.lstat()
+        if stat_module.S_ISREG(st.st_mode) and st.st_size <= CONFIG_CACHE_BYTES:
+            return _config_with(root, path.read_bytes())
+    except OSError:
+        pass
+    return load_config(root)
+
+
+CONFIG_CACHE_BYTES = 1 << 16
+
+
+@functools.lru_cache(maxsize=16)
+def _config_with(root: Path, content: bytes) -> Config:
+    return load_config(root)
+
+
 def load_config(root: Path) -> Config:
     path = root / CATDOC_DIR / CONFIG_FILE
     rel = f"{CATDOC_DIR}/{CONFIG_FILE}"
@@ -624,6 +649,7 @@ __all__ = [
     "Duplicate",
     "Project",
     "cache_dir",
+    "current_config",
     "find_root",
     "gc_paused",
     "id_lines",

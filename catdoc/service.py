@@ -16,8 +16,8 @@ from catdoc.paging import MAX_LIMIT, check_page
 from catdoc.progress import Progress, throttled
 from catdoc.project import (
     Project,
+    current_config,
     find_root,
-    load_config,
     load_project,
     resolve_inside,
     stamp,
@@ -701,7 +701,7 @@ class CatDoc(EditOperations):
         """
         from catdoc.search import run_search
 
-        settings = load_config(self.root).search
+        settings = current_config(self.root).search
         return run_search(
             self,
             query,

@@ -207,3 +207,20 @@ def test_resolve_inside_refuses_escapes(tmp_path: Path) -> None:
 def test_id_lines_handles_quotes_comments_and_lists() -> None:
     text = "a:\n  - id: 'x'  # c\n  - id: \"y\"\n  -   id: z\n  id: x\n"
     assert id_lines(text) == {"x": [2, 5], "y": [3], "z": [4]}
+
+
+def test_current_config_follows_every_edit(tmp_path: Path) -> None:
+    """The remembered config is the file's current one, even after an edit of the same size
+    within the file system's timestamp granularity."""
+    from catdoc.project import current_config
+
+    config = tmp_path / ".catdoc" / "config.yaml"
+    config.parent.mkdir()
+    for limit in (11, 12, 13, 12):
+        config.write_text(f"search:\n  limit: {limit}\n", encoding="utf-8")
+        assert current_config(tmp_path).search.limit == limit
+    config.write_text("search:\n  limit: -1\n", encoding="utf-8")
+    with pytest.raises(CatDocError):
+        current_config(tmp_path)
+    config.unlink()
+    assert current_config(tmp_path).search.limit == 10

@@ -230,3 +230,18 @@ def test_only_synonyms_found_in_the_project_are_searched_and_shown(tmp_path: Pat
     assert expand(("mistakes",)) == {"mistakes": ["error", "fault"]}
     response = svc.search("mistakes in invoices")
     assert response.expanded_terms == []  # neither "error" nor "fault" occurs in the project
+
+
+# ---------------------------------------------------------------------------- word counts
+@pytest.mark.parametrize("scope", ["documents", "chunks"])
+def test_vocabulary_counts_agree_with_counting_matches(tmp_path: Path, scope: str) -> None:
+    """IDFs read how many rows hold a word from FTS5's vocabulary; it must be the number of
+    rows the word matches, for plain, stemmed, split, absent and non-ASCII words alike."""
+    from catdoc.search.query import fts_string
+
+    svc = CatDoc(make_ranking_project(tmp_path))
+    svc.search("payment")  # builds the index
+    engine = svc.search_engine()
+    for word in ["payment", "payments", "failed", "e-mail", "Zahlung", "ÉCHEC", "nothing-here"]:
+        unit = fts_string([word])
+        assert engine._rows_with(scope, unit) == engine._count(scope, unit), word

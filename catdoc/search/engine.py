@@ -44,10 +44,12 @@ T = TypeVar("T")
 
 INDEX_FILE = "search.sqlite3"
 SWEEP_COST_SHARE = 50
-CANDIDATES = 300
+CANDIDATES = 200
 """How many rows each signal contributes before re-ranking (more only when paging deeper).
 Documents holding every query word come first: only when fewer than this many do are documents
-matching some of the words considered (coordination, as classic search engines do)."""
+matching some of the words considered (coordination, as classic search engines do). On the
+relevance sets 200 and 300 rank alike; each hundred more costs about 2 ms a query at 10,000
+documents."""
 VECTOR_CANDIDATES = 100
 """How many of the rows nearest to the query join the hybrid candidates (every candidate found
 by the other signals gets its own similarity too): nearest rows that share no word with the
@@ -55,9 +57,10 @@ query rarely make the first page, and each costs a row lookup."""
 RANKINGS_KEPT = 32
 """Rankings of recent queries kept until the next write: paging through a query ranks it once."""
 PASSAGE_CANDIDATES = 100
-"""Passages ranked to find the documents' best ones: the documents that can reach the first page
-through a passage have it among the first hundred (on the relevance sets 100, 300 and 1,000 rank
-alike; each hundred more costs about 2 ms a query at 10,000 documents)."""
+"""Passages the vectors contribute to finding the documents' best ones."""
+PASSAGE_DOCUMENTS = 100
+"""The documents whose passages compete on the words: the first of the word candidates (those
+holding every query word first, each part by BM25)."""
 BUILD_NOTE_DOCUMENTS = 50
 """A search that first (re)indexes at least this many documents, or spends a second doing so,
 says so in its notes: the wait is explained, not silent."""
@@ -480,15 +483,17 @@ class SearchEngine:
         matrix: semantic.Matrix | None,
         wanted: int,
         near: int,
+        among: list[int] | None = None,
     ) -> _Ranking:
         """Every candidate of a query, best first: `wanted` from each text signal, `near` from
-        the vectors (see `ranking` for how the signals combine)."""
+        the vectors (see `ranking` for how the signals combine). With `among`, the text signals
+        consider only those rows (the vectors still look at every row)."""
         index = self.index
         expansions = _expansions(parsed.words) if "wordnet" in weights else {}
         strings = {
             s: fts_string(tokens(s)) for found in expansions.values() for s in found if tokens(s)
         }
-        synonyms = [s for s, string in strings.items() if self._count(scope, string)]
+        synonyms = [s for s, string in strings.items() if self._rows_with(scope, string)]
         original = parsed.fts()
         expanded = any_of([strings[s] for s in synonyms])
         similarity = (
@@ -496,16 +501,35 @@ class SearchEngine:
             if matrix is not None
             else None
         )
+        units = _units(index, parsed)
+        per_unit = "coverage" in weights and len(units) > 1
         bm25: dict[int, float] = {}
-        if "bm25" in weights:
+        scored_units: tuple[dict[int, float], dict[int, float]] | None = None
+        if among is not None:  # only these rows compete on the words
+            if per_unit:  # the units' passes find the rows; a pass of the whole query would too
+                scored_units = self._per_unit(scope, units, among)
+                bm25 = scored_units[0]
+            elif "bm25" in weights and original:
+                bm25 = index.scores(scope, original, among)
+        elif "bm25" in weights:
             every = parsed.fts_all()
             if every:
                 bm25 = dict(index.match(scope, every, cond, wanted))
             if len(bm25) < wanted:
-                bm25 = dict(index.match(scope, original, cond, wanted)) | bm25
+                bm25 |= {
+                    k: v for k, v in index.match(scope, original, cond, wanted) if k not in bm25
+                }
         wordnet = dict(index.match(scope, expanded, cond, wanted)) if expanded else {}
         passage = (
-            self._best_passages(parsed, query, mode, cond, near, vectors=matrix is not None)
+            self._best_passages(
+                parsed,
+                query,
+                mode,
+                cond,
+                near,
+                list(bm25)[:PASSAGE_DOCUMENTS],  # those holding every word first, by BM25
+                vectors=matrix is not None,
+            )
             if "passage" in weights
             else {}
         )
@@ -518,9 +542,10 @@ class SearchEngine:
         hit_terms = query_terms | {t for terms in index.stem_words(synonyms) for t in terms}
         bm25_scaled, wordnet_scaled = ranking.scale_by_max(bm25), ranking.scale_by_max(wordnet)
         terms_scaled, coverage = bm25_scaled, dict.fromkeys(bm25, 1.0)
-        units = _units(index, parsed)
-        if "coverage" in weights and len(units) > 1:
-            terms_scaled, coverage = self._per_unit(scope, units, sorted(candidates))
+        if per_unit:
+            terms_scaled, coverage = scored_units or self._per_unit(
+                scope, units, sorted(candidates)
+            )
         share = 1.0 / len(query_terms) if query_terms else 0.0
 
         def signals_of(rowid: int) -> dict[str, float]:
@@ -562,17 +587,22 @@ class SearchEngine:
         mode: str,
         cond: Condition,
         near: int,
+        docs: list[int],
         *,
         vectors: bool,
     ) -> dict[int, float]:
         """Document rowid → the score (0…1) of its best passage by the passage weights of
         `ranking`: a long document is judged by the part that answers the query, not diluted by
-        the rest. With `vectors`, passages are compared with the query by their own vectors once
-        every passage has one (a document's vector sees only its first 256 tokens)."""
+        the rest. On the words, only the passages of `docs` (the documents the words found)
+        compete: scoring those few is several times cheaper than matching every passage. With
+        `vectors`, passages are also compared with the query by their own vectors once every
+        passage has one (a document's vector sees only its first 256 tokens), so a passage can
+        bring a document the words missed."""
         matrix = self._matrix("chunks", complete=False) if vectors else None
         weights = ranking.weights_for("passages", mode, vector=matrix is not None)
+        among = self.index.chunks_of(sorted(docs))
         chunks = self._ranking(
-            parsed, query, mode, "chunks", cond, weights, matrix, PASSAGE_CANDIDATES, near
+            parsed, query, mode, "chunks", cond, weights, matrix, PASSAGE_CANDIDATES, near, among
         )
         facts = self._facts("chunks", {rowid for _, _, rowid in chunks.scored})
         best: dict[int, float] = {}
@@ -581,25 +611,37 @@ class SearchEngine:
         return best
 
     def _facts(self, scope: str, rowids: set[int]) -> dict[int, _Facts]:
-        """What ranking needs of each candidate, parsed once and kept until the next write."""
+        """What ranking needs of each candidate, parsed once and kept until the next write. A
+        chunk shares its document's facts, its heading path adding to the title's terms."""
         cache = self._cache.setdefault(scope, {})
         missing = [rowid for rowid in rowids if rowid not in cache]
         if missing:
             index = self.index
-            rows = index.doc_rows(missing) if scope == "documents" else index.chunk_rows(missing)
-            for rowid, row in rows.items():
-                concepts = tuple(
-                    (name, frozenset(terms)) for name, terms in json.loads(row["concepts"]).items()
-                )
-                title = row["title_terms"].split()
-                if scope == "chunks":
-                    title += row["heading_terms"].split()
-                cache[rowid] = _Facts(
-                    row=row,
-                    title_terms=frozenset(title),
-                    concept_terms=frozenset().union(*(terms for _, terms in concepts)),
-                    concepts=concepts,
-                )
+            if scope == "documents":
+                rows = index.doc_rows(missing)
+                for rowid, row in rows.items():
+                    concepts = tuple(
+                        (name, frozenset(terms))
+                        for name, terms in json.loads(row["concepts"]).items()
+                    )
+                    cache[rowid] = _Facts(
+                        row=row,
+                        title_terms=frozenset(row["title_terms"].split()),
+                        concept_terms=frozenset().union(*(terms for _, terms in concepts)),
+                        concepts=concepts,
+                    )
+            else:
+                rows = index.chunk_rows(missing)
+                docs = self._facts("documents", {row["doc"] for row in rows.values()})
+                for rowid, row in rows.items():
+                    doc = docs[row["doc"]]
+                    heading = row["heading_terms"].split()
+                    cache[rowid] = _Facts(
+                        row=doc.row | row,
+                        title_terms=doc.title_terms.union(heading) if heading else doc.title_terms,
+                        concept_terms=doc.concept_terms,
+                        concepts=doc.concepts,
+                    )
             if len(rows) < len(missing):
                 raise DamagedIndexError(f"{len(missing) - len(rows)} {scope} rows are missing")
         return {rowid: cache[rowid] for rowid in rowids}
@@ -612,8 +654,18 @@ class SearchEngine:
         index = self.index
         per_unit = [index.scores(scope, unit, rowids) for unit in units]
         total = self._count(scope, "")
-        idfs = [ranking.fts_idf(self._count(scope, unit), total) for unit in units]
+        idfs = [ranking.fts_idf(self._rows_with(scope, unit), total) for unit in units]
         return ranking.damped(per_unit, idfs), ranking.coverage(per_unit)
+
+    def _rows_with(self, scope: str, unit: str) -> int:
+        """How many rows match a query unit: from the vocabulary when it is one word of one
+        stem, else by counting its matches."""
+        word = unit[1:-1]
+        if " " not in word and '"' not in word:
+            stems = self.index.stem_words([word])[0]
+            if len(stems) == 1:
+                return self.index.rows_with(scope, stems[0])
+        return self._count(scope, unit)
 
     def _count(self, scope: str, expression: str, cond: Condition | None = None) -> int:
         """How many rows match an expression under the filters ('': every row of the scope),

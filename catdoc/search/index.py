@@ -194,6 +194,11 @@ class SearchIndex:
                 "CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_vocab "
                 "USING fts5vocab('temp', 'stem_src', 'instance')"
             )
+            for table in ("docs_fts", "chunks_fts"):
+                conn.execute(
+                    f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{table}_rows "
+                    f"USING fts5vocab('main', '{table}', 'row')"
+                )
             conn.execute(
                 "CREATE TEMP TABLE IF NOT EXISTS marks_text(rowid INTEGER PRIMARY KEY, head, body)"
             )
@@ -487,10 +492,29 @@ class SearchIndex:
             out.update(rows.fetchall())
         return out
 
+    def chunks_of(self, docs: Sequence[int]) -> list[int]:
+        """The rowids of the chunks of these documents (by document rowid)."""
+        out: list[int] = []
+        for start in range(0, len(docs), SCORE_BATCH):
+            part = docs[start : start + SCORE_BATCH]
+            rows = self.conn.execute(
+                f"SELECT rowid FROM chunks WHERE doc IN ({', '.join('?' * len(part))})", part
+            )
+            out.extend(rowid for (rowid,) in rows)
+        return out
+
     def size(self, scope: str) -> int:
         """How many documents or chunks the index holds."""
         table = "docs" if scope == "documents" else "chunks"
         return int(self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+    def rows_with(self, scope: str, term: str) -> int:
+        """How many rows hold a stemmed term: one look-up in FTS5's vocabulary, where counting
+        the matches of the word walks its whole list of rows."""
+        table = "docs_fts" if scope == "documents" else "chunks_fts"
+        row = self.conn.execute(f"SELECT doc FROM temp.{table}_rows WHERE term = ?", (term,))
+        found = row.fetchone()
+        return int(found[0]) if found else 0
 
     def count(self, scope: str, expression: str, cond: Condition) -> int:
         sql, params = self._matching(scope, cond)
@@ -536,9 +560,8 @@ class SearchIndex:
 
     def chunk_rows(self, rowids: Iterable[int]) -> dict[int, dict[str, Any]]:
         return self._rows(
-            "SELECT c.rowid, d.id, d.title, d.category, d.path, d.url, d.concepts, "
-            "d.title_terms, c.heading, c.heading_terms, c.start_line, c.end_line, c.doc "
-            "FROM chunks c JOIN docs d ON d.rowid = c.doc WHERE c.rowid IN ({})",
+            "SELECT rowid, doc, heading, heading_terms, start_line, end_line "
+            "FROM chunks WHERE rowid IN ({})",
             rowids,
         )
 
