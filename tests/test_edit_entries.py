@@ -118,3 +118,21 @@ def test_editing_invalid_yaml_is_a_load_error() -> None:
     with pytest.raises(CatDocError) as info:
         EntryFile.open("category.yaml", "categories: [\n")
     assert info.value.code == LOAD_ERROR
+
+
+@pytest.mark.parametrize("whole", [False, True])
+def test_an_entry_removed_and_added_again_is_there_once(whole: bool) -> None:
+    """Removing an entry and adding one with the same id in one edit replaces it."""
+    edited = EntryFile.open("category.yaml", MODEL)
+    edited.remove("categories", "b")
+    edited.append("categories", CommentedMap(id="b", name="B again"))
+    if whole:
+        edited._load_whole()
+    after = edited.render()
+    assert after is not None
+    categories = yaml_rs.loads(after)["categories"]
+    assert [c["id"] for c in categories] == ["a", "b"]
+    assert categories[1] == {"id": "b", "name": "B again"}
+    if not whole:  # a whole-file edit re-dumps the file; a spliced one keeps the rest
+        assert after.startswith(MODEL[: MODEL.index("- id: b")])
+        assert "# ---- heading of the functors" in after

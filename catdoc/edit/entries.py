@@ -93,6 +93,7 @@ class EntryFile:
     _entries: dict[tuple[str, str], _Entry] = field(default_factory=dict)
     _appended: list[_Entry] = field(default_factory=list)
     _removed: bool = False  # an entry was removed from the whole document
+    _replaced: list[_Entry] = field(default_factory=list)  # removed, then added again
     _items: list[_Item] = field(default_factory=list)
 
     @classmethod
@@ -266,8 +267,8 @@ class EntryFile:
                 index = cuts[section].ids.index(ident)
                 self._entries[owner] = _Entry(section, index, doc[section][index])
                 self._merge_items(owner, self._entries[owner].node)
-        handed = list(self._entries.values())
-        self._whole, self._cuts, self._entries = doc, None, {}
+        handed = self._handed()
+        self._whole, self._cuts, self._entries, self._replaced = doc, None, {}, []
         doomed: list[tuple[str, int]] = []
         for old in handed:
             if old.index is None:
@@ -298,6 +299,9 @@ class EntryFile:
             return
         added = _Entry(section, None, node)
         self._appended.append(added)
+        gone = self._entries.get((section, ident))
+        if gone is not None and gone.removed:  # the removal must still cut the old text out
+            self._replaced.append(gone)
         self._entries[(section, ident)] = added
 
     def remove(self, section: str, ident: str) -> bool:
@@ -317,6 +321,10 @@ class EntryFile:
             del self._entries[(section, ident)]
         return True
 
+    def _handed(self) -> list[_Entry]:
+        """Every entry handed out, including those removed and then added again."""
+        return [*self._replaced, *self._entries.values()]
+
     def _seq(self, section: str) -> Any:
         if not isinstance(self._whole.get(section), list):
             self._whole[section] = CommentedSeq()
@@ -326,7 +334,7 @@ class EntryFile:
     def render(self) -> str | None:
         """The file's new text, or None when nothing changed."""
         if (
-            not any(entry.changed for entry in self._entries.values())
+            not any(entry.changed for entry in self._handed())
             and not any(item.changed for item in self._items)
             and not self._removed
         ):
@@ -346,7 +354,7 @@ class EntryFile:
         assert self._cuts is not None
         edits: list[tuple[int, int, str]] = []  # (start, stop, new text) of the original
         tails: dict[str, list[str]] = {}
-        for entry in self._entries.values():
+        for entry in self._handed():
             if entry.index is None or not entry.changed:
                 continue
             cut = self._cuts[entry.section]
@@ -415,7 +423,7 @@ class EntryFile:
                 index = self._cuts[section].ids.index(owner[1]) if self._cuts else -1
                 items[index] = self._with_items(owner, items[index])
                 changed = True
-            for entry in self._entries.values():
+            for entry in self._handed():
                 if entry.section == section and entry.index is not None:
                     items[entry.index] = None if entry.removed else plain(entry.node)
                     changed = True
@@ -427,7 +435,7 @@ class EntryFile:
     def _read_right(self, before: dict[str, Any]) -> bool:
         """Every entry and item handed out read, before any change, as the data the file holds
         at its place: a cut that was off would show here."""
-        for entry in self._entries.values():
+        for entry in self._handed():
             if entry.index is not None:
                 held = (before.get(entry.section) or [])[entry.index : entry.index + 1]
                 if held != [entry.original]:
