@@ -136,3 +136,23 @@ def test_an_entry_removed_and_added_again_is_there_once(whole: bool) -> None:
     if not whole:  # a whole-file edit re-dumps the file; a spliced one keeps the rest
         assert after.startswith(MODEL[: MODEL.index("- id: b")])
         assert "# ---- heading of the functors" in after
+
+
+@pytest.mark.parametrize("header", ["", "   # maps"])
+@pytest.mark.parametrize("trailing", ["", "  # trailing note\n"])
+@pytest.mark.parametrize("after", ["", "naturalTransformations: []\n"])  # a flow list: whole edit
+def test_removing_the_last_entry_under_a_comment_leaves_an_empty_list(
+    header: str, trailing: str, after: str
+) -> None:
+    """The emptied list is still a list (the model refuses `functors:` with nothing), and the
+    comment above the removed entry stays."""
+    text = (
+        f"categories:\n  - id: a\n    name: A\nfunctors:{header}\n  # the only functor\n"
+        f"  - id: f\n    sourceCategory: a\n    targetCategory: a\n{trailing}{after}"
+    )
+    edited = EntryFile.open("category.yaml", text)
+    edited.remove("functors", "f")
+    rendered = edited.render()
+    assert rendered is not None
+    assert yaml_rs.loads(rendered)["functors"] == []
+    assert "# the only functor" in rendered

@@ -14,6 +14,7 @@ fails the check is edited whole instead, with the same data as the outcome.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -285,6 +286,7 @@ class EntryFile:
         for section, index in sorted(doomed, reverse=True):
             del self._whole[section][index]
             self._removed = True
+            self._keep_list(section)
         for old in self._appended:
             self._seq(old.section).append(old.node)
             self._entries[(old.section, str(old.node.get("id")))] = old
@@ -314,6 +316,7 @@ class EntryFile:
             seq.pop(next(i for i, item in enumerate(seq) if item is node))
             del self._entries[(section, ident)]
             self._removed = True
+            self._keep_list(section)
             return True
         entry.removed = True
         if entry.index is None:
@@ -324,6 +327,12 @@ class EntryFile:
     def _handed(self) -> list[_Entry]:
         """Every entry handed out, including those removed and then added again."""
         return [*self._replaced, *self._entries.values()]
+
+    def _keep_list(self, section: str) -> None:
+        """An emptied list becomes a fresh one: ruamel would dump the comments it held before
+        a bare `[]` at the left margin, which is not YAML (the key's own comment stays)."""
+        if not self._whole[section]:
+            self._whole[section] = CommentedSeq()
 
     def _seq(self, section: str) -> Any:
         if not isinstance(self._whole.get(section), list):
@@ -390,6 +399,13 @@ class EntryFile:
             cut = self._cuts.get(section)
             if cut is not None:
                 edits.append((cut.end, cut.end, "".join(texts)))
+        for section, cut in self._cuts.items():
+            gone = {e.index for e in self._handed() if e.section == section and e.removed}
+            if section not in tails and len(gone - {None}) == len(cut.ids):
+                colon = _header_end(self.text, section, cut.starts[0])
+                if colon is None:
+                    return None
+                edits.append((colon, colon, " []"))  # an emptied list stays a list
         pieces, position = [], 0
         for start, stop, text in sorted(edits, key=lambda edit: (edit[0], edit[1])):
             if start < position:
@@ -501,6 +517,13 @@ def _dump_item(section: str, node: Any, indent: int) -> str | None:
     except Unfit:
         return None
     return _shift(dumped[cut.starts[0] : cut.end], indent - cut.indent)
+
+
+def _header_end(text: str, section: str, before: int) -> int | None:
+    """Where the `section:` key line before offset `before` ends its key (after the colon);
+    None when that line holds more than the key and a comment."""
+    keys = list(re.finditer(rf"^{re.escape(section)}:(?=[ \t]*(#.*)?$)", text[:before], re.M))
+    return keys[-1].end() if keys else None
 
 
 def _cuts(text: str) -> dict[str, Cut]:
