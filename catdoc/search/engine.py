@@ -192,6 +192,24 @@ class SearchEngine:
         """Bring the index up to date with `project` (cheap when nothing changed)."""
         return self._guarded(lambda: self._sync(project, force=force, progress=progress))
 
+    def read(self, project: Project, action: Callable[[SearchIndex, SyncStats | None], T]) -> T:
+        """Bring the index up to date with `project` (cheap when nothing changed), then run
+        `action` on it under the lock, with what this call's sync did (None: nothing was
+        checked). For readers of the index other than the search (statistics, structure)."""
+
+        def run() -> T:
+            before = self.last_sync
+            stats = self._sync(project, force=False)
+            return action(self.index, None if stats is before else stats)
+
+        return self._guarded(run)
+
+    @property
+    def generation(self) -> int:
+        """Changes whenever this engine writes to the index or rebuilds it: a key for caches of
+        what was read from it."""
+        return self._generation
+
     def build(
         self, project: Project, *, scopes: tuple[str, ...] = (), progress: Progress = no_progress
     ) -> tuple[SyncStats, dict[str, tuple[int, int]]]:
