@@ -321,3 +321,175 @@ class IndexResult(Result):
     removed: int
     seconds: float
     vectors: list[VectorCount] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------- browsing: category statistics,
+# index summary, document structure
+class CategoryStatistics(Result):
+    """What the search index holds of one category's objects."""
+
+    document_count: int = Field(description="Its objects with text (a file or inline content).")
+    chunk_count: int = Field(description="Passages (chunks) of those documents.")
+    concept_count: int | None = Field(
+        None, description="Distinct concepts of its documents (None: concepts not available)."
+    )
+
+
+class CategoryItem(CategorySummary):
+    statistics: CategoryStatistics | None = Field(
+        None, description="Index counts; present when statistics were asked for or sorted by."
+    )
+
+
+class CategoryItemDetail(CategoryDetail):
+    statistics: CategoryStatistics | None = None
+
+
+class CategoryTotals(Result):
+    """Totals over every category that matched (all pages, not only the one returned)."""
+
+    categories: int
+    objects: int
+    morphisms: int
+    documents: int
+    chunks: int
+    concepts: int | None = Field(
+        None, description="Sum of the categories' concept counts (a shared concept counts twice)."
+    )
+    average_objects_per_category: float
+    average_documents_per_category: float
+    average_chunks_per_category: float
+    most_popular_category: str | None = Field(None, description="The one with the most objects.")
+    least_popular_category: str | None = Field(None, description="The one with the fewest objects.")
+
+
+class CategoryPage(Result):
+    """One page of the categories that matched, in the order asked for; `total` counts them all."""
+
+    categories: list[CategoryItemDetail | CategoryItem]
+    total: int
+    limit: int
+    offset: int
+    sort_by: str
+    filter: str | None = None
+    statistics: CategoryTotals | None = None
+    message: str | None = Field(None, description="Why the page is empty and what to try.")
+
+
+class SummaryCounts(Result):
+    objects: int
+    documents: int = Field(description="Objects with text in the index (a file or inline content).")
+    passages: int = Field(description="Chunks of those documents: what passage search ranks.")
+    categories: int
+    morphisms: int = Field(description="Declared morphisms (generators).")
+    functors: int
+    natural_transformations: int
+
+
+class SummaryCategory(Result):
+    id: str
+    name: str
+    objects: int
+    documents: int
+    passages: int
+    concepts: int | None = None
+    morphisms: int | None = Field(None, description="Comprehensive detail only.")
+    oldest: dt.date | None = Field(None, description="Comprehensive detail only.")
+    newest: dt.date | None = Field(None, description="Comprehensive detail only.")
+
+
+class SummaryDates(Result):
+    oldest_document: dt.date | None = Field(
+        None, description="Earliest document date (updated, else created, else file time)."
+    )
+    newest_document: dt.date | None = None
+    last_index_write: dt.datetime | None = Field(
+        None, description="When the index file was last written (UTC)."
+    )
+
+
+class SummarySizes(Result):
+    document_bytes: int = Field(description="Bytes of the documents' files.")
+    index_bytes: int = Field(description="Bytes of the search index on disk (with its log).")
+
+
+class VectorState(Result):
+    scope: Literal["documents", "chunks"]
+    present: int
+    missing: int
+
+
+class IndexState(Result):
+    up_to_date: bool = Field(
+        description="The index already matched the project when asked (nothing to (re)index)."
+    )
+    pending: int = Field(
+        description="Documents that had to be (re)indexed or dropped first; this call did it."
+    )
+    schema_version: str | None = Field(None, description="Detailed and comprehensive only.")
+    documents_without_text: int | None = Field(
+        None, description="Objects with neither a file nor inline content."
+    )
+    unreadable_documents: int | None = Field(
+        None, description="Objects whose file could not be read (see catdoc_validate)."
+    )
+    vectors_available: bool | None = Field(
+        None, description="The optional semantic extra is installed."
+    )
+    vectors: list[VectorState] | None = None
+
+
+class IndexSummary(Result):
+    """The library at a glance. `basic`: counts and whether the index is current; `detailed`:
+    also per category, file types and dates; `comprehensive`: also sizes and index internals."""
+
+    detail: Literal["basic", "detailed", "comprehensive"]
+    counts: SummaryCounts
+    state: IndexState
+    categories: list[SummaryCategory] | None = None
+    file_types: dict[str, int] | None = Field(
+        None, description="Documents per file extension ('' for inline content), most first."
+    )
+    dates: SummaryDates | None = None
+    sizes: SummarySizes | None = None
+    message: str | None = None
+
+
+class DocumentSection(Result):
+    """A heading of the document and everything below it (before the next heading of its
+    level or higher)."""
+
+    index: int
+    heading_path: list[str]
+    level: int = Field(description="Depth in the heading tree, 1 for the top headings.")
+    parent: int | None = Field(None, description="Index of the enclosing section.")
+    start_line: int | None = None
+    end_line: int | None = None
+    passage_count: int = Field(description="Passages in it, its subsections' included.")
+
+
+class DocumentPassage(Result):
+    index: int
+    heading_path: list[str]
+    section: int | None = Field(None, description="Index of the section it belongs to.")
+    start_line: int | None = None
+    end_line: int | None = None
+    chars: int
+
+
+class DocumentStructure(Result):
+    """A document's sections (the heading tree, flattened in document order) and its passages,
+    with line ranges (1-based, inclusive, in the file)."""
+
+    id: str
+    title: str
+    category: str | None = None
+    path: str | None = None
+    section_count: int
+    passage_count: int
+    line_count: int | None = Field(None, description="Last line any passage reaches.")
+    sections: list[DocumentSection]
+    passages: list[DocumentPassage] = Field(description="One page of the passages.")
+    limit: int
+    offset: int
+    message: str | None = None
