@@ -107,6 +107,13 @@ def init(
 
 
 # --------------------------------------------------------------------------- validate
+class ReportFormat(enum.StrEnum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
 @app.command()
 def validate(
     ctx: typer.Context,
@@ -127,7 +134,17 @@ def validate(
             "across categories, each with the command that applies it.",
         ),
     ] = False,
-    fmt: FormatOption = OutputFormat.text,
+    fmt: Annotated[
+        ReportFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text: readable; json: the report as camelCase JSON; sarif: SARIF 2.1.0 for "
+            "code scanning; github: GitHub Actions annotations.",
+            case_sensitive=False,
+            callback=remember_format,
+        ),
+    ] = ReportFormat.text,
 ) -> None:
     """Check the model: categories, functors and natural transformations.
 
@@ -141,9 +158,11 @@ def validate(
     catdoc validate --strict --format json
     catdoc validate --functor specify
     catdoc validate --suggest
+    catdoc validate --format sarif > catdoc.sarif
     catdoc -C examples/traceability validate --category requirements
     """
     from catdoc.validate import render_report
+    from catdoc.validate.ci_formats import to_github, to_sarif
 
     chosen = [o for o in (category, functor, natural_transformation) if o is not None]
     if len(chosen) > 1:
@@ -156,7 +175,15 @@ def validate(
         category=category, functor=functor, natural_transformation=natural_transformation
     )
     suggestions = svc.suggest_mappings(functor) if suggest else None
-    if fmt is OutputFormat.json:
+    if fmt is ReportFormat.sarif:
+        from catdoc import __version__
+
+        print_json(to_sarif(report, __version__))
+    elif fmt is ReportFormat.github:
+        annotations = to_github(report)
+        if annotations:
+            echo(annotations)
+    elif fmt is ReportFormat.json:
         if suggestions is None:
             print_json(report)
         else:
