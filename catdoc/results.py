@@ -493,3 +493,66 @@ class DocumentStructure(Result):
     limit: int
     offset: int
     message: str | None = None
+
+
+# ---------------------------------------------------------------- clusters of related documents
+class ClusterSummary(Result):
+    """A community of the document graph (documents joined by morphisms, references, functor
+    mappings, shared concepts and vector similarity)."""
+
+    id: str = Field(description="Stable id: 'cl-' and the id of its most linked member.")
+    name: str = Field(description="Its top concepts (or its titles' commonest words).")
+    size: int
+    top_concepts: list[str] = Field(default_factory=list)
+    central: str = Field(description="The member with the most link weight inside the cluster.")
+    categories: dict[str, int] = Field(
+        default_factory=dict, description="Members per category, most first."
+    )
+
+
+class Cluster(ClusterSummary):
+    members: list[str] = Field(description="Object ids, most linked inside the cluster first.")
+
+
+class ClusterList(Result):
+    """Every cluster, largest first. Documents with no link to another document (and pairs
+    too small to be a community) are counted as `unclustered`."""
+
+    clusters: list[Cluster]
+    total: int
+    documents: int
+    unclustered: int
+    links: dict[str, int] = Field(
+        default_factory=dict,
+        description="Links of the document graph per signal (morphisms, references, "
+        "functors, concepts, vectors).",
+    )
+    message: str | None = None
+
+
+class ClusterPage(Result):
+    """One page of the clusters, largest first; `total` counts them all."""
+
+    items: list[Cluster | ClusterSummary]
+    total: int
+    limit: int
+    offset: int
+    documents: int
+    unclustered: int
+    links: dict[str, int] = Field(default_factory=dict)
+    message: str | None = None
+
+
+class ClusterMember(Result):
+    id: str
+    title: str
+    category: str
+    links: float = Field(description="Its link weight inside the cluster.")
+
+
+class ClusterDetail(ClusterSummary):
+    """A cluster with one page of its members (most linked first); `size` counts them all."""
+
+    members: list[ClusterMember]
+    member_limit: int
+    member_offset: int

@@ -1,0 +1,230 @@
+"""The service's cluster operations: the project's documents grouped into communities of the
+document graph (see `catdoc.clusters`), computed on first use and kept until the model, the
+documents' concepts or the stored document vectors change."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from importlib.util import find_spec
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from catdoc import results as r
+from catdoc.clusters import Clustering, Link, cluster_documents, vector_links
+from catdoc.errors import not_found
+from catdoc.paging import check_page
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from catdoc.project import Project
+
+T = TypeVar("T")
+
+_NO_CONCEPTS: Mapping[str, Mapping[str, float]] = {}
+LIST_HINT = "List the clusters with `catdoc clusters` (MCP: catdoc_list_clusters)."
+
+
+@dataclass
+class _Cache:
+    """The clustering of one model, with what it was computed from (per `CatDoc.derived`)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    key: tuple[Any, ...] | None = None
+    concepts: Any = None
+    value: Clustering | None = None
+    listing: r.ClusterList | None = None
+
+
+class ClusterOperations:
+    """Mixed into `CatDoc`: it supplies `project()`, `derived()` and `search_engine()`."""
+
+    def project(self) -> Project:  # pragma: no cover - provided by CatDoc
+        raise NotImplementedError
+
+    def derived(self, key: str, build: Callable[[Project], T]) -> T:  # pragma: no cover
+        raise NotImplementedError
+
+    def search_engine(self) -> Any:  # pragma: no cover - provided by CatDoc
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ reads
+    def clusters(self) -> r.ClusterList:
+        """Every cluster of the project's documents, largest first."""
+        self._clustering()
+        listing = self.derived("clusters", lambda _p: _Cache()).listing
+        assert listing is not None
+        return listing
+
+    def cluster(self, cluster_id: str) -> r.Cluster:
+        """One cluster with all its members; unknown ids are NOT_FOUND with close ids."""
+        clustering = self._clustering()
+        try:
+            return clustering.by_id[cluster_id]
+        except KeyError:
+            raise not_found("Cluster", cluster_id, clustering.by_id, LIST_HINT) from None
+
+    def cluster_of(self) -> dict[str, str]:
+        """object id → its cluster's id (unclustered documents are absent)."""
+        return self._clustering().of
+
+    def cluster_page(
+        self,
+        *,
+        limit: int = 20,
+        offset: int = 0,
+        include_members: bool = False,
+        member_limit: int = 20,
+    ) -> r.ClusterPage:
+        """A page of the clusters (largest first); with `include_members`, each with its first
+        `member_limit` members (most linked first)."""
+        check_page(limit, offset)
+        if include_members:
+            check_page(member_limit, 0)
+        listing = self.clusters()
+        items: list[r.Cluster | r.ClusterSummary] = []
+        for cluster in listing.clusters[offset : offset + limit]:
+            fields = {name: getattr(cluster, name) for name in r.ClusterSummary.model_fields}
+            if include_members:
+                items.append(
+                    r.Cluster.model_construct(**fields, members=cluster.members[:member_limit])
+                )
+            else:
+                items.append(r.ClusterSummary.model_construct(**fields))
+        message = listing.message
+        if not items and listing.total:
+            message = f"No clusters at offset {offset}: there are {listing.total}; page from 0."
+        return r.ClusterPage(
+            items=items,
+            total=listing.total,
+            limit=limit,
+            offset=offset,
+            documents=listing.documents,
+            unclustered=listing.unclustered,
+            links=listing.links,
+            message=message,
+        )
+
+    def cluster_detail(
+        self, cluster_id: str, *, limit: int = 50, offset: int = 0
+    ) -> r.ClusterDetail:
+        """A cluster with one page of its members (title, category, link weight inside it)."""
+        check_page(limit, offset)
+        cluster = self.cluster(cluster_id)
+        project = self.project()
+        strength = self._clustering().strength
+        members = [
+            r.ClusterMember(
+                id=m,
+                title=project.object_by_id[m].label,
+                category=project.category_of_object.get(m, ""),
+                links=strength.get(m, 0.0),
+            )
+            for m in cluster.members[offset : offset + limit]
+        ]
+        fields = {name: getattr(cluster, name) for name in r.ClusterSummary.model_fields}
+        return r.ClusterDetail(**fields, members=members, member_limit=limit, member_offset=offset)
+
+    # ------------------------------------------------------------------ computing
+    def _clustering(self) -> Clustering:
+        """The current clustering: recomputed only when the model, the concepts (a new
+        `document_concepts()` answer) or the stored document vectors changed."""
+        project = self.project()
+        cache = self.derived("clusters", lambda _p: _Cache())
+        concepts = self._concepts()
+        vectors = self._vector_stamp(project)
+        with cache.lock:
+            if cache.value is not None and cache.concepts is concepts and cache.key == vectors:
+                return cache.value
+            links = [*model_links(project)]
+            if vectors is not None:
+                links += self._vector_links(project)
+            titles = {oid: obj.label for oid, obj in project.object_by_id.items()}
+            value = cluster_documents(titles, project.category_of_object, links, concepts)
+            cache.value, cache.concepts, cache.key = value, concepts, vectors
+            cache.listing = _listing(value)
+            return value
+
+    def _concepts(self) -> Mapping[str, Mapping[str, float]]:
+        """object id → {concept: weight}, the same mapping object until it changes."""
+        return _NO_CONCEPTS
+
+    def _vector_stamp(self, project: Project) -> tuple[int, int] | None:
+        """(index generation, document vectors stored), or None when none can be read (numpy
+        missing, no index yet, no vector stored). Vectors are only read, never computed."""
+        from catdoc.project import cache_dir
+        from catdoc.search import semantic
+        from catdoc.search.engine import INDEX_FILE
+
+        if find_spec("numpy") is None or not (cache_dir(project.root) / INDEX_FILE).exists():
+            return None
+        engine = self.search_engine()
+        count = engine.read(
+            project, lambda index, _sync: len(index.vector_rowids("doc", semantic.MODEL_ID))
+        )
+        return (engine.generation, count) if count else None
+
+    def _vector_links(self, project: Project) -> list[Link]:
+        from catdoc.search import semantic
+
+        def read(index: Any, _sync: Any) -> tuple[list[str], Any]:
+            ids = {known.rowid: ident for ident, known in index.known().items()}
+            matrix = semantic.from_blobs(index.vectors("doc", semantic.MODEL_ID))
+            keep = [i for i, rowid in enumerate(matrix.rowids.tolist()) if rowid in ids]
+            return [ids[int(matrix.rowids[i])] for i in keep], matrix.vectors[keep]
+
+        ids, vectors = self.search_engine().read(project, read)
+        return vector_links(ids, vectors)
+
+
+def model_links(project: Project) -> list[Link]:
+    """The links the model declares: morphisms (identities left out), objects'
+    `metadata.related`, and functors' object mappings.
+
+    A category's own `related` names other categories, not documents: its document-level
+    evidence is the objects' `metadata.related`, used here; joining every pair of documents of
+    two related categories would be quadratic and would only redraw the categories."""
+    links = [
+        Link(mor.source, mor.target, "morphisms")
+        for cat in project.categories
+        for mor in cat.morphisms
+        if not mor.is_identity
+    ]
+    for obj in project.object_by_id.values():
+        related = obj.metadata.get("related")
+        if isinstance(related, list):
+            links += [
+                Link(obj.id, t, "references") for t in dict.fromkeys(related) if isinstance(t, str)
+            ]
+    pairs = {
+        (a, b)
+        for fun in project.functors
+        for a, b in fun.object_mapping.items()
+        if isinstance(b, str)
+    }
+    links += [Link(a, b, "functors") for a, b in sorted(pairs)]
+    return links
+
+
+def _listing(clustering: Clustering) -> r.ClusterList:
+    total = len(clustering.clusters)
+    message = None
+    if not clustering.documents:
+        message = (
+            "The project has no documents, so there are no clusters: import some with "
+            "`catdoc import PATH` (MCP: catdoc_import_document)."
+        )
+    elif not total:
+        message = (
+            f"None of the {clustering.documents} documents is linked to another (by a "
+            "morphism, a reference, a functor mapping, shared concepts or similar vectors), so "
+            "there are no clusters. Declare morphisms, import with --link, or add tags."
+        )
+    return r.ClusterList.model_construct(
+        clusters=clustering.clusters,
+        total=total,
+        documents=clustering.documents,
+        unclustered=clustering.unclustered,
+        links=clustering.links,
+        message=message,
+    )
