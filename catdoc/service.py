@@ -22,6 +22,7 @@ from catdoc.project import (
     resolve_inside,
     stamp,
 )
+from catdoc.service_browse import BrowseOperations
 from catdoc.service_clusters import ClusterOperations
 from catdoc.service_edits import EditOperations
 
@@ -44,7 +45,7 @@ def _page(
     )
 
 
-class CatDoc(EditOperations, ClusterOperations):
+class CatDoc(EditOperations, ClusterOperations, BrowseOperations):
     """A CatDoc project as a service. Create one per project; it is safe to share across threads.
 
     `start` is any directory inside the project (default: the working directory). The project is
