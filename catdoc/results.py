@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
+
+from catdoc.search.hit_details import HIT_CONTENT_CHARS
 
 
 class Result(BaseModel):
@@ -256,24 +266,134 @@ class ImportResult(Result):
 Period = Literal[
     "yesterday", "last_3_days", "last_week", "last_7_days", "last_month", "last_30_days"
 ]
+PERIODS: tuple[str, ...] = get_args(Period)
+MAX_FILTER_VALUES = 100
+"""Values one list-valued filter accepts: far more than a query needs, and it bounds the SQL."""
+MAX_CHUNK_NUMBER = 1_000_000
+"""Largest passage number a chunkRange accepts (no document has that many passages)."""
 
 
-class SearchFilters(Result):
-    """Filters combine with AND; none of them may silently drop the query."""
+def _one_or_many(value: Any) -> Any:
+    """One value or a list of them, as a list. An empty list (it would match nothing), a blank
+    value or too many values are refused with the reason."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise PydanticCustomError("one_or_many", "must be a string or a list of strings")
+    if not value:
+        raise PydanticCustomError(
+            "empty_list",
+            "an empty list would match nothing; leave the filter out, or give at least one value",
+        )
+    if len(value) > MAX_FILTER_VALUES:
+        raise PydanticCustomError(
+            "too_many", f"{len(value):,} values; at most {MAX_FILTER_VALUES} are accepted"
+        )
+    if any(not v.strip() for v in value):
+        raise PydanticCustomError("blank_value", "holds an empty value; give non-empty values")
+    return list(value)
+
+
+OneOrMany = Annotated[
+    list[str],
+    BeforeValidator(_one_or_many),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "minLength": 1},
+                {
+                    "type": "array",
+                    "items": {"type": "string", "minLength": 1},
+                    "minItems": 1,
+                    "maxItems": MAX_FILTER_VALUES,
+                },
+            ]
+        }
+    ),
+]
+"""A filter that takes one value or a list of them (any of them matches)."""
+
+
+class ChunkRange(Result):
+    """Passages `start`…`end` of each document: numbers counted from 0, both ends included."""
 
     model_config = ConfigDict(extra="forbid")
 
-    category: str | None = None
-    include_children: bool = False
-    domain: str | None = None
-    tags: list[str] = Field(default_factory=list)
-    author: str | None = None
+    start: int = Field(
+        0, ge=0, le=MAX_CHUNK_NUMBER, strict=True, description="First passage number (from 0)."
+    )
+    end: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_CHUNK_NUMBER,
+        strict=True,
+        description="Last passage number, included (default: the document's last passage).",
+    )
+
+    @model_validator(mode="after")
+    def _start_not_after_end(self) -> ChunkRange:
+        if self.end is not None and self.start > self.end:
+            raise PydanticCustomError(
+                "range_order",
+                "start {start} is after end {end}; passage numbers run from start up to end",
+                {"start": self.start, "end": self.end},
+            )
+        return self
+
+
+
+class SearchFilters(Result):
+    """Filters combine with AND; a filter given a list matches any of its values (OR). None of
+    them may silently drop the query."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    category: OneOrMany | None = Field(
+        None,
+        description="Category id, name or alias, or a list of them: documents of any of them.",
+    )
+    include_children: bool = Field(
+        False, description="With category: the subcategories of each category too."
+    )
+    domain: str | None = Field(None, description="The document's domain (case-insensitive).")
+    tags: OneOrMany | None = Field(
+        None,
+        description="A tag or a list of tags: documents carrying any of them (case-insensitive).",
+    )
+    author: str | None = Field(
+        None, description="The document's author (case-insensitive, whole value)."
+    )
     path: str | None = Field(None, description="Glob over the document path, e.g. docs/req/*.md")
-    file_type: str | None = Field(None, description="File extension without dot, e.g. md")
-    since: dt.date | None = None
-    until: dt.date | None = None
-    period: Period | None = None
+    file_type: OneOrMany | None = Field(
+        None, description="File extension(s) without dot, e.g. md or [md, rst]: any of them."
+    )
+    source: OneOrMany | None = Field(
+        None,
+        description="Where documents come from, or a list (any of them): 'inline' (text kept in "
+        "the model, no file), a folder or file path relative to the project root ('docs/req' "
+        "matches every file under docs/req/), or a URL prefix ('https://wiki.example.com/') "
+        "matched against the document's url.",
+    )
+    since: dt.date | None = Field(None, description="Dated on or after this day (YYYY-MM-DD).")
+    until: dt.date | None = Field(None, description="Dated on or before this day (YYYY-MM-DD).")
+    period: Period | None = Field(
+        None, description="A recent period, instead of since/until: " + ", ".join(PERIODS) + "."
+    )
     object: str | None = Field(None, description="Search within this one document.")
+    chunk_range: ChunkRange | None = Field(
+        None,
+        description="Only passages whose number within their document is in start…end "
+        "(counted from 0, both ends included); the search returns passages (scope chunks).",
+    )
+    cards_only: bool = Field(
+        False,
+        description="Search the documents' summary cards alone: only documents whose summary "
+        "holds the query words match, ranked by their card. Documents only (not with chunks, "
+        "chunkRange, object or mode vector).",
+    )
+    cluster_id: str | None = Field(
+        None, description="Only documents of this cluster (ids from catdoc_list_clusters)."
+    )
 
 
 class SearchHit(Result):
@@ -289,6 +409,17 @@ class SearchHit(Result):
     heading_path: list[str] = Field(default_factory=list)
     start_line: int | None = None
     end_line: int | None = None
+    chunk_index: int | None = Field(
+        None, description="Passages: the passage's number within its document (from 0)."
+    )
+    summary: str | None = Field(None, description="The document's card (its summary), if any.")
+    content: str | None = Field(
+        None,
+        description="With includeContent: the passage's text, or the document's text cut at "
+        f"{HIT_CONTENT_CHARS:,} characters (then `truncated` is true).",
+    )
+    content_length: int | None = Field(None, description="The full text's length in characters.")
+    truncated: bool = False
     signals: dict[str, float] | None = None
 
 

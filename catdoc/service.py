@@ -692,8 +692,10 @@ class CatDoc(EditOperations, ClusterOperations, BrowseOperations):
         offset: int = 0,
         debug: bool = False,
         progress: Progress | None = None,
+        include_content: bool = False,
     ) -> r.SearchResponse:
-        """Ranked documents or passages for a query, filtered (AND) by `filters`.
+        """Ranked documents or passages for a query, filtered (AND) by `filters`. Each hit
+        carries its document's card (`summary`); with `include_content` also its text.
 
         `mode` and `limit` default to the project's `search` settings in config.yaml, and
         `search.vectors` decides whether hybrid ranking uses vectors (config.yaml is read on its
@@ -715,6 +717,7 @@ class CatDoc(EditOperations, ClusterOperations, BrowseOperations):
             debug=debug,
             vectors=settings.vectors,
             progress=throttled(progress),
+            include_content=include_content,
         )
 
     def build_index(

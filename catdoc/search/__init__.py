@@ -27,10 +27,11 @@ def run_search(
     debug: bool,
     vectors: str = "auto",
     progress: Progress | None = None,
+    include_content: bool = False,
 ) -> SearchResponse:
     """Ranked documents or chunks for `query`, filtered (AND) by `filters`. `vectors` is the
     project's `search.vectors` setting (`auto` or `off`); `progress` hears of the indexing
-    and embedding the query waits for."""
+    and embedding the query waits for; `include_content` puts each hit's text in it."""
     return service.search_engine().search(
         service,
         query,
@@ -42,4 +43,5 @@ def run_search(
         debug=debug,
         vectors=vectors,
         progress=progress or no_progress,
+        include_content=include_content,
     )

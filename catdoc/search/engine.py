@@ -31,7 +31,8 @@ from catdoc.paging import check_page
 from catdoc.progress import Progress, no_progress
 from catdoc.project import CACHE_DIR, CATDOC_DIR, cache_dir, stamp
 from catdoc.search import ranking, semantic
-from catdoc.search.filters import Condition, build_condition
+from catdoc.search.filters import Condition, build_condition, card_weights, resolve_scope
+from catdoc.search.hit_details import attach
 from catdoc.search.index import ChunkRecord, DamagedIndexError, DocRecord, Known, SearchIndex
 from catdoc.search.query import ParsedQuery, any_of, fts_string, parse, tokens
 
@@ -375,11 +376,13 @@ class SearchEngine:
         debug: bool,
         vectors: str = "auto",
         progress: Progress = no_progress,
+        include_content: bool = False,
     ) -> r.SearchResponse:
         """`vectors` is the project's `search.vectors` setting: `auto` lets hybrid ranking use
         vectors when the extra is installed, `off` keeps it on the other signals (`--mode vector`
         is an explicit request and works either way). `progress` hears of the indexing and
-        embedding a query has to wait for."""
+        embedding a query has to wait for. Every hit carries its document's card; with
+        `include_content` also its text (see `hit_details`)."""
         _check_arguments(query, mode, scope, limit, offset)
         if vectors not in semantic.SETTINGS:
             raise CatDocError(
@@ -388,18 +391,17 @@ class SearchEngine:
                 f"Set it to one of: {', '.join(semantic.SETTINGS)} in .catdoc/config.yaml.",
             )
         cond = build_condition(service, filters)
+        scope = resolve_scope(cond, scope, mode)
         notes = list(cond.notes)
-        if cond.object_id is not None and scope == "documents":
-            scope = "chunks"
-            notes.append("object filter: searching the passages (chunks) of that one document.")
         use_vector = mode == "vector" or (mode == "hybrid" and semantic.enabled(vectors))
+        use_vector = use_vector and cond.column is None  # cards are matched by their words
         if mode == "vector" and not semantic.available():
             raise CatDocError(
                 VALIDATION_ERROR,
                 "Vector search needs the optional semantic extra, which is not installed.",
                 "Install it with `pip install 'catdoc[semantic]'`, or use --mode hybrid or text.",
             )
-        if mode == "hybrid" and not use_vector:
+        if mode == "hybrid" and not use_vector and cond.column is None:
             notes.append(
                 semantic.SWITCHED_OFF_NOTE if vectors == "off" else semantic.UNAVAILABLE_NOTE
             )
@@ -414,7 +416,15 @@ class SearchEngine:
             if mode == "vector":
                 self._matrix(scope, complete=True, progress=progress)
             return self._rank(
-                query, mode, scope, cond, limit, offset, debug=debug, use_vector=use_vector
+                query,
+                mode,
+                scope,
+                cond,
+                limit,
+                offset,
+                debug=debug,
+                use_vector=use_vector,
+                include_content=include_content,
             )
 
         response = self._guarded(run)
@@ -432,6 +442,7 @@ class SearchEngine:
         *,
         debug: bool,
         use_vector: bool,
+        include_content: bool = False,
     ) -> r.SearchResponse:
         """One page of a query's ranking; the ranking itself is reused while the same query
         pages through its first candidates and nothing was written."""
@@ -443,7 +454,7 @@ class SearchEngine:
         if matrix is None and use_vector:
             use_vector = False
             response.notes.append(self._pending_note(scope))
-        weights = ranking.weights_for(scope, mode, vector=use_vector)
+        weights = card_weights(cond, ranking.weights_for(scope, mode, vector=use_vector))
         if parsed.empty and mode != "vector":
             response.notes.append(
                 "The query has no words to search for (only punctuation); nothing matched."
@@ -487,7 +498,11 @@ class SearchEngine:
             if scope == "chunks":
                 hit.heading_path = json.loads(row["heading"])
                 hit.start_line, hit.end_line = row["start_line"], row["end_line"]
+                hit.chunk_index = row["idx"]
             response.results.append(hit)
+        docs = [facts[rowid].row["doc" if scope == "chunks" else "rowid"] for rowid in rowids]
+        chunks = rowids if scope == "chunks" else None
+        attach(self.index, response.results, docs, chunks, include_content=include_content)
         return response
 
     def _ranking(
@@ -519,7 +534,7 @@ class SearchEngine:
             if matrix is not None
             else None
         )
-        units = _units(index, parsed)
+        units = [cond.fts(unit) for unit in _units(index, parsed)]
         per_unit = "coverage" in weights and len(units) > 1
         bm25: dict[int, float] = {}
         scored_units: tuple[dict[int, float], dict[int, float]] | None = None

@@ -1,9 +1,12 @@
-"""Search filters → one SQL condition over the `docs` table, every value a bound parameter.
+"""Search filters → one SQL condition over the `docs` table (and `chunks` for passage filters),
+every value a bound parameter.
 
-Filters combine with AND. Lookups that name something that must exist (category, object) fail
+Filters combine with AND; a filter given a list (category, tags, fileType, source) matches any of
+its values (OR). Lookups that name something that must exist (category, object, cluster) fail
 with NOT_FOUND and suggestions; values that are merely absent from the index (a tag nobody uses,
 an unknown author) just match nothing. Dates compare against a document's *effective date*: its
-`updated` field, else `created`, else the modification time of its file.
+`updated` field, else `created`, else the modification time of its file. `cardsOnly` is no row
+filter: it restricts the text match to the `summary` column (see `Condition.fts`).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import fnmatch
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Sized
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -35,23 +38,76 @@ PERIOD_DAYS: dict[str, tuple[int, int]] = {
 
 @dataclass
 class Condition:
-    """A SQL boolean over `d` (the docs table) and the values it binds, in order."""
+    """A SQL boolean over `d` (the docs table) — and `c` (the chunks table) when `passages` —
+    and the values it binds, in order; `column` restricts the text match to one column."""
 
     sql: list[str] = field(default_factory=list)
     params: list[Any] = field(default_factory=list)
     object_id: str | None = None
     notes: list[str] = field(default_factory=list)
+    passages: bool = False
+    """Some filter is about passages (chunkRange): only a passage search can apply it."""
+    column: str | None = None
+    """The only FTS5 column the query words may match (`summary` for cardsOnly)."""
 
     def where(self) -> str:
         return " AND ".join(self.sql) if self.sql else "1"
 
     def key(self) -> tuple[str, ...]:
         """What makes two conditions select the same rows (for caches)."""
-        return (self.where(), *map(str, self.params))
+        return (self.where(), str(self.column), *map(str, self.params))
 
     def add(self, sql: str, *params: Any) -> None:
         self.sql.append(sql)
         self.params.extend(params)
+
+    def fts(self, expression: str) -> str:
+        """An FTS5 expression restricted to `column` (unchanged without one)."""
+        if self.column is None or not expression:
+            return expression
+        return f"{{{self.column}}} : ({expression})"
+
+
+CARD_SIGNALS = ("bm25", "coverage", "wordnet")
+"""The ranking signals that look at a card's own words: cardsOnly ranks by these alone (titles,
+concepts, passages and document vectors describe the rest of the document)."""
+
+
+def card_weights(cond: Condition, weights: dict[str, float]) -> dict[str, float]:
+    """The ranking weights in force under `cond`: with cardsOnly those of `CARD_SIGNALS`,
+    scaled to sum to 1; otherwise `weights` unchanged."""
+    if cond.column is None:
+        return weights
+    kept = {name: weight for name, weight in weights.items() if name in CARD_SIGNALS}
+    total = sum(kept.values())
+    return {name: weight / total for name, weight in kept.items()} if total else {"bm25": 1.0}
+
+
+def resolve_scope(cond: Condition, scope: str, mode: str) -> str:
+    """The scope a search runs in. The object and chunkRange filters make it a passage search
+    (with a note); cardsOnly is about documents' cards, so it refuses passages and vectors."""
+    if cond.column is not None:
+        clashes = {
+            "scope chunks": scope == "chunks",
+            "object": cond.object_id is not None,
+            "chunkRange": cond.passages,
+            "mode vector": mode == "vector",
+        }
+        clash = next((name for name, present in clashes.items() if present), None)
+        if clash:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"cardsOnly cannot be combined with {clash}: cards are one summary per "
+                "document, matched by their words.",
+                f"Drop cardsOnly to search passages or by meaning, or drop {clash}.",
+            )
+        return scope
+    if scope == "documents" and (cond.object_id is not None or cond.passages):
+        why = "object filter" if cond.object_id is not None else "chunkRange filter"
+        what = "of that one document" if cond.object_id is not None else "in that range"
+        cond.notes.append(f"{why}: searching the passages (chunks) {what}.")
+        return "chunks"
+    return scope
 
 
 def period_range(period: str, today: dt.date) -> tuple[dt.date, dt.date]:
@@ -229,6 +285,35 @@ def path_matches(path: str | None, pattern: str) -> bool:
     return path is not None and glob_regex(pattern).match(path)
 
 
+FIELD_HINTS = {
+    "category": "Give a category id, name or alias, or a list of them.",
+    "tags": "Give a tag or a list of tags (any of them matches).",
+    "fileType": "Give an extension such as md, or a list such as [md, rst].",
+    "source": "Give 'inline', a folder such as docs/req, or a URL prefix — or a list of them.",
+    "chunkRange": "Give chunkRange as {start, end} (CLI: START:END): passage numbers counted "
+    "from 0, both included, 0 ≤ start ≤ end ≤ 1,000,000; leave end out for 'to the last'.",
+}
+
+
+def parse_chunk_range(text: str) -> dict[str, int | None]:
+    """`START:END`, `START:` or `:END` (the CLI's form) as a chunkRange; anything else is a
+    VALIDATION_ERROR."""
+    start, colon, end = text.strip().partition(":")
+    try:
+        if not colon or not (start.strip() or end.strip()):
+            raise ValueError(text)
+        return {
+            "start": int(start) if start.strip() else 0,
+            "end": int(end) if end.strip() else None,
+        }
+    except ValueError:
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"chunk range {text!r} is not START:END.",
+            FIELD_HINTS["chunkRange"],
+        ) from None
+
+
 def make_filters(raw: dict[str, Any]) -> SearchFilters:
     """SearchFilters from loose input (CLI options, MCP arguments); a bad value becomes a
     VALIDATION_ERROR that names the field and the value."""
@@ -240,16 +325,20 @@ def make_filters(raw: dict[str, Any]) -> SearchFilters:
     for name in ("since", "until"):
         if name in values:
             values[name] = parse_date(values[name], name)
+    for name in ("chunk_range", "chunkRange"):
+        if isinstance(values.get(name), str):
+            values[name] = parse_chunk_range(values[name])
     try:
         return SearchFilters.model_validate(values)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "filters"
-        allowed = ", ".join(SearchFilters.model_fields)
+        allowed = ", ".join(f.alias or n for n, f in SearchFilters.model_fields.items())
+        hint = FIELD_HINTS.get(str(err["loc"][0]) if err["loc"] else "")
         raise CatDocError(
             VALIDATION_ERROR,
             f"filter {where}={err.get('input')!r}: {err['msg']}.",
-            f"Known filters: {allowed}; period is one of {', '.join(PERIOD_DAYS)}.",
+            hint or f"Known filters: {allowed}; period is one of {', '.join(PERIOD_DAYS)}.",
         ) from None
 
 
@@ -285,25 +374,33 @@ def build_condition(
             "Swap the two dates, or drop one of them.",
         )
     if filters.category:
-        ids = (
-            service.category_and_descendants(filters.category)
-            if filters.include_children
-            else [service.category(filters.category).id]
-        )
-        cond.add(f"d.category IN ({', '.join('?' * len(ids))})", *ids)
+        ids: dict[str, None] = {}
+        for name in filters.category:
+            found = (
+                service.category_and_descendants(name)
+                if filters.include_children
+                else [service.category(name).id]
+            )
+            ids.update(dict.fromkeys(found))
+        cond.add(f"d.category IN ({_marks(ids)})", *ids)
     elif filters.include_children:
         cond.notes.append("include_children has no effect without a category filter.")
     if filters.domain:
         cond.add("lower(d.domain) = ?", filters.domain.casefold())
-    for tag in dict.fromkeys(t.casefold() for t in filters.tags if t.strip()):
-        cond.add("EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc = d.rowid AND t.tag = ?)", tag)
+    if filters.tags:
+        tags = list(dict.fromkeys(t.strip().casefold() for t in filters.tags))
+        tagged = f"SELECT 1 FROM doc_tags t WHERE t.doc = d.rowid AND t.tag IN ({_marks(tags)})"
+        cond.add(f"EXISTS ({tagged})", *tags)
     if filters.author:
         cond.add("lower(d.author) = ?", filters.author.strip().casefold())
     if filters.path:
         check_path_pattern(filters.path)
         cond.add("catdoc_glob(d.path, ?)", filters.path)
     if filters.file_type:
-        cond.add("d.file_type = ?", filters.file_type.strip().lstrip(".").casefold())
+        types = list(dict.fromkeys(t.strip().lstrip(".").casefold() for t in filters.file_type))
+        cond.add(f"d.file_type IN ({_marks(types)})", *types)
+    if filters.source:
+        _add_source(cond, filters.source)
     if since is not None:
         cond.add("d.date >= ?", since.isoformat())
     if until is not None:
@@ -311,4 +408,41 @@ def build_condition(
     if filters.object:
         cond.object_id = service.object(filters.object).id
         cond.add("d.id = ?", cond.object_id)
+    if filters.chunk_range is not None:
+        cond.passages = True
+        cond.add("c.idx >= ?", filters.chunk_range.start)
+        if filters.chunk_range.end is not None:
+            cond.add("c.idx <= ?", filters.chunk_range.end)
+    if filters.cards_only:
+        cond.column = "summary"
     return cond
+
+
+INLINE_SOURCE = "inline"
+
+
+def _add_source(cond: Condition, sources: Sequence[str]) -> None:
+    """Documents from any of `sources`: `inline` (no file: the text, if any, is the object's
+    `content`), a URL prefix (anything with `://`, matched against the object's `url`), or a
+    folder or file path relative to the project root (a folder matches every file below it,
+    never a file that merely starts with the same letters)."""
+    parts: list[str] = []
+    params: list[Any] = []
+    for raw in dict.fromkeys(s.strip() for s in sources):
+        if raw.casefold() == INLINE_SOURCE:
+            parts.append("d.path IS NULL")
+        elif "://" in raw:
+            parts.append("substr(d.url, 1, ?) = ?")
+            params += [len(raw), raw]
+        else:
+            folder = raw.removeprefix("./").strip("/")
+            if not folder or folder == ".":
+                parts.append("d.path IS NOT NULL")
+            else:
+                parts.append("(d.path = ? OR substr(d.path, 1, ?) = ?)")
+                params += [folder, len(folder) + 1, folder + "/"]
+    cond.add("(" + " OR ".join(parts) + ")", *params)
+
+
+def _marks(values: Sized) -> str:
+    return ", ".join("?" * len(values))

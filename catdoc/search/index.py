@@ -472,7 +472,7 @@ class SearchIndex:
         table = "docs_fts" if scope == "documents" else "chunks_fts"
         rows = self.conn.execute(
             f"SELECT {table}.rowid, -{_bm25(scope)} AS s {sql} ORDER BY s DESC LIMIT ?",
-            (expression, *params, limit),
+            (cond.fts(expression), *params, limit),
         )
         return [(rowid, score) for rowid, score in rows]
 
@@ -518,7 +518,8 @@ class SearchIndex:
 
     def count(self, scope: str, expression: str, cond: Condition) -> int:
         sql, params = self._matching(scope, cond)
-        return int(self.conn.execute(f"SELECT count(*) {sql}", (expression, *params)).fetchone()[0])
+        bound = (cond.fts(expression), *params)
+        return int(self.conn.execute(f"SELECT count(*) {sql}", bound).fetchone()[0])
 
     def _matching(self, scope: str, cond: Condition) -> tuple[str, list[Any]]:
         """FROM … WHERE … of a filtered match (the joins only when there are filters).
@@ -560,7 +561,7 @@ class SearchIndex:
 
     def chunk_rows(self, rowids: Iterable[int]) -> dict[int, dict[str, Any]]:
         return self._rows(
-            "SELECT rowid, doc, heading, heading_terms, start_line, end_line "
+            "SELECT rowid, doc, idx, heading, heading_terms, start_line, end_line "
             "FROM chunks WHERE rowid IN ({})",
             rowids,
         )

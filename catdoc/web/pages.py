@@ -228,7 +228,7 @@ class Pages:
         try:
             filters = r.SearchFilters(
                 category=form["category"] or None,
-                tags=tags,
+                tags=tags or None,
                 author=form["author"] or None,
                 path=form["path"] or None,
             )
