@@ -16,6 +16,7 @@ from catdoc.mcp_hints import speak_mcp
 from catdoc.mcp_progress import tool_progress
 from catdoc.paging import MAX_LIMIT, MAX_OFFSET
 from catdoc.project import resolve_inside
+from catdoc.search.hit_details import HIT_CONTENT_CHARS
 from catdoc.service import DEFAULT_CONTENT_CHARS, DEFAULT_CONTEXT_NODES, MAX_CONTEXT_DEPTH, CatDoc
 from catdoc.suggest import Suggestions
 from catdoc.validate import Report
@@ -504,10 +505,14 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         "relevance score and a snippet. Use it whenever you need documents about a topic "
         "and do not know their ids, e.g. query 'password reset' (mode hybrid), query "
         '\'OAuth token expiry\' with filters {"category": "requirements"}, or query '
-        "'rate limit' with scope 'chunks' to get the matching passages with heading and lines. "
-        "Filters combine with AND: category (+includeChildren), domain, tags, author, path "
-        "glob, fileType, since/until or period, object. Do NOT use it to list everything "
-        "(catdoc_list_objects) or to read a known document (catdoc_show_object).",
+        "'rate limit' with scope 'chunks' to get the matching passages with heading, lines and "
+        "passage number. Filters combine with AND: category (+includeChildren), domain, tags, "
+        "author, path glob, fileType, source, since/until or period, object, chunkRange, "
+        "clusterId, cardsOnly; category, tags, fileType and source also take a list, matching "
+        'any of its values (e.g. {"tags": ["privacy", "gdpr"]}). Each hit carries its '
+        "document's card (summary) and cluster; includeContent adds its text. Do NOT use it to "
+        "list everything (catdoc_list_objects) or to read a whole known document "
+        "(catdoc_show_object).",
     )
     def catdoc_search(
         query: Annotated[
@@ -525,7 +530,8 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
             Field(description="documents: one hit per document; chunks: matching passages."),
         ] = "documents",
         filters: Annotated[
-            r.SearchFilters | None, Field(description="Filters, combined with AND.")
+            r.SearchFilters | None,
+            Field(description="Filters, combined with AND; a list value matches any of its items."),
         ] = None,
         domain: Annotated[str | None, Field(description="Shortcut for filters.domain.")] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="Results per page, 1–100.")] = 10,
@@ -533,6 +539,21 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         debug: Annotated[
             bool, Field(description="Include each ranking signal's contribution per hit.")
         ] = False,
+        includeContent: Annotated[
+            bool,
+            Field(
+                description="Put each hit's text in `content`: the passage (scope chunks), or "
+                f"the document cut at {HIT_CONTENT_CHARS:,} characters (then `truncated` is "
+                "true and `contentLength` gives the full length)."
+            ),
+        ] = False,
+        includeClusters: Annotated[
+            bool,
+            Field(
+                description="Give each hit its document's cluster (clusterId, clusterName). "
+                "The first search after a model change computes the clusters; false skips it."
+            ),
+        ] = True,
     ) -> r.SearchResponse:
         chosen = filters or r.SearchFilters()
         if domain is not None:
@@ -552,6 +573,8 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
             offset=offset,
             debug=debug,
             progress=tool_progress(),
+            include_content=includeContent,
+            include_clusters=includeClusters,
         )
 
     # ------------------------------------------------------------------ functors, NTs

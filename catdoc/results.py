@@ -420,6 +420,10 @@ class SearchHit(Result):
     )
     content_length: int | None = Field(None, description="The full text's length in characters.")
     truncated: bool = False
+    cluster_id: str | None = Field(
+        None, description="The document's cluster (null: in none, or cluster info not asked for)."
+    )
+    cluster_name: str | None = Field(None, description="That cluster's name (its top concepts).")
     signals: dict[str, float] | None = None
 
 

@@ -693,9 +693,11 @@ class CatDoc(EditOperations, ClusterOperations, BrowseOperations):
         debug: bool = False,
         progress: Progress | None = None,
         include_content: bool = False,
+        include_clusters: bool = False,
     ) -> r.SearchResponse:
         """Ranked documents or passages for a query, filtered (AND) by `filters`. Each hit
-        carries its document's card (`summary`); with `include_content` also its text.
+        carries its document's card (`summary`); with `include_content` also its text, with
+        `include_clusters` its document's cluster (the first call computes the clusters).
 
         `mode` and `limit` default to the project's `search` settings in config.yaml, and
         `search.vectors` decides whether hybrid ranking uses vectors (config.yaml is read on its
@@ -718,6 +720,7 @@ class CatDoc(EditOperations, ClusterOperations, BrowseOperations):
             vectors=settings.vectors,
             progress=throttled(progress),
             include_content=include_content,
+            include_clusters=include_clusters,
         )
 
     def build_index(

@@ -111,6 +111,14 @@ def search(
             f"{HIT_CONTENT_CHARS:,} characters.",
         ),
     ] = False,
+    cluster_info: Annotated[
+        bool,
+        typer.Option(
+            "--cluster-info",
+            help="Show each hit's cluster (computes the clusters first: seconds on a large "
+            "project).",
+        ),
+    ] = False,
     limit: Annotated[
         int | None,
         typer.Option(
@@ -176,6 +184,7 @@ def search(
             debug=debug,
             progress=progress,
             include_content=content,
+            include_clusters=cluster_info,
         )
     if fmt is OutputFormat.json:
         print_json(response)
@@ -203,6 +212,8 @@ def render(response: r.SearchResponse, *, cards: bool = False) -> str:
             lines.append(f"   {hit.snippet}")
         if hit.matched_concepts:
             lines.append("   concepts: " + ", ".join(hit.matched_concepts))
+        if hit.cluster_id:
+            lines.append(f"   cluster: {hit.cluster_name}  [{hit.cluster_id}]")
         if cards and hit.summary:
             lines.append(f"   card: {hit.summary}")
         if hit.content is not None:

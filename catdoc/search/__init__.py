@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from catdoc.progress import Progress, no_progress
+from catdoc.search.hit_details import attach_clusters
 
 if TYPE_CHECKING:
     from catdoc.results import SearchFilters, SearchResponse
@@ -28,11 +29,13 @@ def run_search(
     vectors: str = "auto",
     progress: Progress | None = None,
     include_content: bool = False,
+    include_clusters: bool = False,
 ) -> SearchResponse:
     """Ranked documents or chunks for `query`, filtered (AND) by `filters`. `vectors` is the
     project's `search.vectors` setting (`auto` or `off`); `progress` hears of the indexing
-    and embedding the query waits for; `include_content` puts each hit's text in it."""
-    return service.search_engine().search(
+    and embedding the query waits for; `include_content` puts each hit's text in it, and
+    `include_clusters` its document's cluster."""
+    response = service.search_engine().search(
         service,
         query,
         mode=mode,
@@ -45,3 +48,6 @@ def run_search(
         progress=progress or no_progress,
         include_content=include_content,
     )
+    if include_clusters:
+        attach_clusters(response.results, service.cluster_of(), service.cluster)
+    return response

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import fnmatch
+import json
 import re
 from collections.abc import Callable, Sequence, Sized
 from dataclasses import dataclass, field
@@ -288,9 +289,9 @@ def path_matches(path: str | None, pattern: str) -> bool:
 FIELD_HINTS = {
     "category": "Give a category id, name or alias, or a list of them.",
     "tags": "Give a tag or a list of tags (any of them matches).",
-    "fileType": "Give an extension such as md, or a list such as [md, rst].",
+    "file_type": "Give an extension such as md, or a list such as [md, rst].",
     "source": "Give 'inline', a folder such as docs/req, or a URL prefix — or a list of them.",
-    "chunkRange": "Give chunkRange as {start, end} (CLI: START:END): passage numbers counted "
+    "chunk_range": "Give chunkRange as {start, end} (CLI: START:END): passage numbers counted "
     "from 0, both included, 0 ≤ start ≤ end ≤ 1,000,000; leave end out for 'to the last'.",
 }
 
@@ -310,7 +311,7 @@ def parse_chunk_range(text: str) -> dict[str, int | None]:
         raise CatDocError(
             VALIDATION_ERROR,
             f"chunk range {text!r} is not START:END.",
-            FIELD_HINTS["chunkRange"],
+            FIELD_HINTS["chunk_range"],
         ) from None
 
 
@@ -333,8 +334,11 @@ def make_filters(raw: dict[str, Any]) -> SearchFilters:
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "filters"
-        allowed = ", ".join(f.alias or n for n, f in SearchFilters.model_fields.items())
-        hint = FIELD_HINTS.get(str(err["loc"][0]) if err["loc"] else "")
+        fields = SearchFilters.model_fields
+        allowed = ", ".join(f.alias or n for n, f in fields.items())
+        given = str(err["loc"][0]) if err["loc"] else ""
+        name = next((n for n, f in fields.items() if given in (n, f.alias)), given)
+        hint = FIELD_HINTS.get(name)
         raise CatDocError(
             VALIDATION_ERROR,
             f"filter {where}={err.get('input')!r}: {err['msg']}.",
@@ -408,6 +412,9 @@ def build_condition(
     if filters.object:
         cond.object_id = service.object(filters.object).id
         cond.add("d.id = ?", cond.object_id)
+    if filters.cluster_id is not None:
+        members = service.cluster(filters.cluster_id).members
+        cond.add("d.id IN (SELECT value FROM json_each(?))", json.dumps(members))
     if filters.chunk_range is not None:
         cond.passages = True
         cond.add("c.idx >= ?", filters.chunk_range.start)

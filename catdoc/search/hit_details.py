@@ -1,13 +1,15 @@
 """What a page of search hits carries beyond its ranking: each document's card (its `summary`),
-the passage's number within its document, and with `include_content` the text itself.
+the passage's number within its document, with `include_content` the text itself, and with
+clusters the document's cluster.
 
-Read from the index's tables for the page's rows only (at most one page, ≤ 200 rows), in one
-query per table: cheap next to the ranking, so every hit carries its card by default.
+Cards and texts are read from the index's tables for the page's rows only (at most one page,
+≤ 200 rows), in one query per table: cheap next to the ranking, so every hit carries its card by
+default. Clusters come from the service (computed once per model, then a dictionary look-up).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 HIT_CONTENT_CHARS = 5_000
@@ -15,7 +17,7 @@ HIT_CONTENT_CHARS = 5_000
 reads the whole document."""
 
 if TYPE_CHECKING:
-    from catdoc.results import SearchHit
+    from catdoc.results import Cluster, SearchHit
     from catdoc.search.index import SearchIndex
 
 
@@ -48,6 +50,15 @@ def attach(
         for hit, chunk in zip(hits, chunks, strict=True):
             hit.content = texts.get(chunk) or ""
             hit.content_length = len(hit.content)
+
+
+def attach_clusters(
+    hits: Sequence[SearchHit], cluster_of: Mapping[str, str], cluster: Callable[[str], Cluster]
+) -> None:
+    """Each hit's cluster id and name (`cluster_of`: object id → cluster id)."""
+    for hit in hits:
+        hit.cluster_id = cluster_of.get(hit.id)
+        hit.cluster_name = cluster(hit.cluster_id).name if hit.cluster_id else None
 
 
 def _column(index: SearchIndex, sql: str, rowids: Sequence[int]) -> dict[int, str | None]:
