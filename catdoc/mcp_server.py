@@ -285,6 +285,7 @@ def build_server(
     """The MCP server for one project: all `catdoc_*` tools and the `catdoc://` resources.
     A running dashboard's URL goes into the server info and the instructions. `read_only`
     leaves out every tool that writes. Clients are told when the model changes."""
+    from catdoc.mcp_browse_tools import register_browse_tools
     from catdoc.mcp_changes import ChangeAnnouncer
     from catdoc.mcp_tools import register_tools
     from catdoc.mcp_write_tools import EDITING_INSTRUCTIONS, register_write_tools
@@ -312,6 +313,7 @@ def build_server(
     server.writes_allowed = not read_only
     register_tools(server, svc)
     register_write_tools(server, svc)
+    register_browse_tools(server, svc)
     _register_resources(server, svc)
     changes.install(server)
     return server

@@ -36,9 +36,7 @@ Version = Annotated[
 ]
 
 
-class CategoryList(r.Result):
-    categories: list[r.CategoryDetail | r.CategorySummary]
-    total: int
+class CategoryList(r.CategoryPage):
     version: Version
 
 
@@ -175,28 +173,91 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
     @tool(
         name="catdoc_list_categories",
         title="List categories",
-        description="List every category (layer of documents, e.g. requirements, design, "
-        "tests) with its description, hierarchy and object/morphism counts. Start here to "
-        "learn how a project is organised. Set includeMembers to get each category's objects "
-        "and morphisms too (the first memberLimit of each; page further with "
-        "catdoc_show_category). For one category's details use "
-        "catdoc_show_category; for documents across categories use catdoc_list_objects.",
+        description="List the categories (layers of documents, e.g. requirements, design, "
+        "tests) with their description, hierarchy and object/morphism counts. Start here to "
+        "learn how a project is organised. sortBy orders them (model order by default, name, "
+        "objectCount/popularity, documentCount, chunkCount, conceptCount: counts most first); "
+        "filter keeps those whose id, name, alias or description contains the text (or matches "
+        "a glob with * ?); category (+includeChildren) lists one category (and those below "
+        "it); limit/offset page them. statistics adds each category's documents, passages "
+        "(chunks) and concepts in the search index, and totals over all matches (the first "
+        "such call may build the index). Set includeMembers to get each category's objects "
+        "and morphisms too (paged with memberLimit/memberOffset). For one category's details "
+        "use catdoc_show_category; for documents across categories use catdoc_list_objects; "
+        "for counts of the whole library use catdoc_index_summary.",
     )
     def catdoc_list_categories(
+        sortBy: Annotated[
+            Literal[
+                "model",
+                "name",
+                "objectCount",
+                "popularity",
+                "documentCount",
+                "chunkCount",
+                "conceptCount",
+            ],
+            Field(
+                description="Order: model (as in the model files), name (A–Z), objectCount or "
+                "its alias popularity, documentCount, chunkCount, conceptCount (most first; "
+                "these three read the search index). Ties keep the model order."
+            ),
+        ] = "model",
+        filter: Annotated[
+            str | None,
+            Field(
+                max_length=200,
+                description="Keep categories whose id, name, an alias or the description "
+                "contains this text (case-insensitive); with * or ? it is a glob that must "
+                "match one of them whole, e.g. 'req*'.",
+            ),
+        ] = None,
+        category: Annotated[
+            str | None,
+            Field(
+                description="Only this category (id, exact name, or alias); with "
+                "includeChildren also every category below it."
+            ),
+        ] = None,
+        includeChildren: Annotated[
+            bool,
+            Field(
+                description="With category: add the categories below it in the hierarchy. "
+                "Refused without category (every category is listed then anyway)."
+            ),
+        ] = False,
+        limit: Annotated[
+            int, Field(ge=1, le=MAX_LIMIT, description=f"Categories per page, 1–{MAX_LIMIT}.")
+        ] = 50,
+        offset: Offset = 0,
+        statistics: Annotated[
+            bool,
+            Field(
+                description="Add each category's document, passage (chunk) and concept counts "
+                "from the search index, and totals and averages over every matching category."
+            ),
+        ] = False,
         includeMembers: Annotated[
             bool,
             Field(description="Also return each category's objects and morphisms."),
         ] = False,
         memberLimit: MemberLimit = 100,
+        memberOffset: MemberOffset = 0,
     ) -> CategoryList:
         version = svc.version()
-        if includeMembers:
-            items: list[r.CategoryDetail | r.CategorySummary] = [
-                svc.show_category(c.id, limit=memberLimit) for c in svc.list_categories()
-            ]
-        else:
-            items = list(svc.list_categories())
-        return CategoryList(categories=items, total=len(items), version=version)
+        page = svc.browse_categories(
+            sort_by=sortBy,
+            filter=filter,
+            category=category,
+            include_children=includeChildren,
+            limit=limit,
+            offset=offset,
+            statistics=statistics,
+            include_members=includeMembers,
+            member_limit=memberLimit,
+            member_offset=memberOffset,
+        )
+        return versioned(CategoryList, version, page)
 
     @tool(
         name="catdoc_show_category",

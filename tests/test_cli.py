@@ -99,7 +99,7 @@ def test_list_categories_table_and_json() -> None:
     result = cli("-C", EXAMPLE, "list", "categories")
     assert result.exit_code == 0
     assert "requirements" in result.stdout and "5 categories" in result.stdout
-    data = cli_json("-C", EXAMPLE, "list", "categories")
+    data = cli_json("-C", EXAMPLE, "list", "categories")["categories"]
     assert [c["id"] for c in data][:2] == ["requirements", "specifications"]
     assert data[0]["objectCount"] == 4 and data[0]["aliases"] == ["reqs", "REQ"]
 
@@ -249,7 +249,7 @@ def test_python_dash_m_catdoc_exit_codes(tmp_path: Path) -> None:
     assert ok.returncode == 0, ok.stderr
     assert _run("validate", cwd=tmp_path).returncode == 2
     math = _run("list", "categories", "--format", "json", cwd=MATH / ".catdoc")
-    assert math.returncode == 0 and [c["id"] for c in json.loads(math.stdout)] == [
+    assert math.returncode == 0 and [c["id"] for c in json.loads(math.stdout)["categories"]] == [
         "groups",
         "monoids",
         "sets",

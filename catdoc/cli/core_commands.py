@@ -232,37 +232,6 @@ def _print_suggestions(found: Suggestions) -> None:
 
 
 # --------------------------------------------------------------------------- list
-@list_app.command("categories")
-def list_categories(ctx: typer.Context, fmt: FormatOption = OutputFormat.text) -> None:
-    """List the categories with their sizes, hierarchy and aliases.
-
-    Examples:
-    catdoc list categories
-    catdoc list categories --format json
-    """
-    items = service(ctx).list_categories()
-    if fmt is OutputFormat.json:
-        print_json(items)
-        return
-    print_table(
-        ["ID", "Name", "Objects", "Morphisms", "Equations", "Semantics", "Parent", "Aliases"],
-        [
-            (
-                c.id,
-                c.name,
-                c.object_count,
-                c.morphism_count,
-                c.equation_count,
-                c.semantics,
-                c.parent,
-                c.aliases,
-            )
-            for c in items
-        ],
-        caption=count(len(items), "category", "categories"),
-    )
-
-
 @list_app.command("objects")
 def list_objects(
     ctx: typer.Context,
