@@ -426,7 +426,7 @@ def _empty_structure(
         return None
     if row is not None and row.error:
         return (
-            f"{obj.id} has no passages: its document could not be read ({row.error}). "
+            f"{obj.id} has no passages: its document could not be read ({row.error.rstrip('.')}). "
             "Fix its path (catdoc_validate lists such problems)."
         )
     if not obj.path and not obj.content:
