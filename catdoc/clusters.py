@@ -22,6 +22,7 @@ This module is pure: plain data in, `catdoc.results` models out.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import Counter, defaultdict
@@ -100,6 +101,25 @@ class Clustering:
         return self.documents - len(self.of)
 
 
+@dataclass
+class DocumentGraph:
+    """The linked documents as a graph whose nodes are positions in `names` (sorted ids):
+    integers make Louvain a good deal faster than strings do."""
+
+    graph: nx.Graph
+    names: list[str]
+    links: dict[str, int]
+    """Distinct linked pairs per signal."""
+
+    def fingerprint(self) -> str:
+        """A hash of the documents and weighted links: equal graphs, equal communities."""
+        digest = hashlib.sha256(f"{SEED}\n".encode())
+        digest.update("\n".join(self.names).encode())
+        for a, b, w in self.graph.edges(data="weight"):
+            digest.update(f"\n{a} {b} {w:.6f}".encode())
+        return digest.hexdigest()
+
+
 def cluster_documents(
     titles: Mapping[str, str],
     categories: Mapping[str, str],
@@ -108,17 +128,39 @@ def cluster_documents(
 ) -> Clustering:
     """The clusters of the documents `titles` names (object id → title), from explicit `links`
     and, when given, each document's concepts (object id → {concept: weight})."""
-    concepts = {d: c for d, c in (concepts or {}).items() if d in titles and c}
-    every = [*links, *concept_links(concepts)]
-    graph, counts = document_graph(titles, every)
-    found = communities(graph)
+    concepts = usable_concepts(concepts or {}, titles)
+    graph = document_graph(titles, [*links, *concept_links(concepts)])
+    return describe(graph, communities(graph), titles, categories, concepts)
+
+
+def usable_concepts(
+    concepts: Mapping[str, Mapping[str, float]], titles: Mapping[str, str]
+) -> dict[str, Mapping[str, float]]:
+    """The concepts of the documents in `titles` that have any."""
+    return {d: held for d, held in concepts.items() if d in titles and held}
+
+
+def describe(
+    graph: DocumentGraph,
+    found: Iterable[Sequence[str]],
+    titles: Mapping[str, str],
+    categories: Mapping[str, str],
+    concepts: Mapping[str, Mapping[str, float]],
+) -> Clustering:
+    """Clusters from communities: members by link weight inside, id, name, top concepts."""
+    position = {name: i for i, name in enumerate(graph.names)}
+    adjacency = graph.graph.adj
     df = _document_frequency(concepts)
     clusters, strength = [], {}
     for members in found:
         if len(members) < MIN_SIZE:
             continue
-        degree = {m: graph.degree(m, weight="weight") for m in members}
-        inner = {m: sum(d["weight"] for n, d in graph[m].items() if n in members) for m in members}
+        inside = {position[m] for m in members}
+        inner, degree = {}, {}
+        for m in members:
+            edges = adjacency[position[m]]
+            degree[m] = sum(d["weight"] for d in edges.values())
+            inner[m] = sum(d["weight"] for n, d in edges.items() if n in inside)
         ordered = sorted(members, key=lambda m: (-inner[m], -degree[m], m))
         strength.update((m, round(inner[m], 4)) for m in ordered)
         top = top_concepts(ordered, concepts, df, len(concepts))
@@ -135,15 +177,12 @@ def cluster_documents(
             )
         )
     clusters.sort(key=lambda c: (-c.size, c.id))
-    return Clustering(clusters, len(titles), counts, strength)
+    return Clustering(clusters, len(titles), graph.links, strength)
 
 
-def document_graph(
-    documents: Iterable[str], links: Iterable[Link]
-) -> tuple[nx.Graph, dict[str, int]]:
+def document_graph(documents: Iterable[str], links: Iterable[Link]) -> DocumentGraph:
     """The undirected graph of the linked documents (isolated ones left out), built in sorted
-    order so that Louvain's seeded walk sees the same graph for the same input; and the number
-    of distinct linked pairs per signal."""
+    order so that Louvain's seeded walk sees the same graph for the same input."""
     known = set(documents)
     weights: dict[tuple[str, str], float] = defaultdict(float)
     pairs: dict[str, set[tuple[str, str]]] = {signal: set() for signal in SIGNALS}
@@ -153,17 +192,22 @@ def document_graph(
         pair = (link.a, link.b) if link.a < link.b else (link.b, link.a)
         weights[pair] += link.weight
         pairs.setdefault(link.signal, set()).add(pair)
+    names = sorted({d for pair in weights for d in pair})
+    position = {name: i for i, name in enumerate(names)}
     graph = nx.Graph()
-    graph.add_nodes_from(sorted({d for pair in weights for d in pair}))
-    graph.add_weighted_edges_from((a, b, w) for (a, b), w in sorted(weights.items()))
-    return graph, {signal: len(found) for signal, found in pairs.items()}
+    graph.add_nodes_from(range(len(names)))
+    graph.add_weighted_edges_from(
+        (position[a], position[b], w) for (a, b), w in sorted(weights.items())
+    )
+    return DocumentGraph(graph, names, {signal: len(found) for signal, found in pairs.items()})
 
 
-def communities(graph: nx.Graph) -> list[set[str]]:
-    """Louvain communities (modularity, resolution 1, fixed seed)."""
-    if graph.number_of_edges() == 0:
+def communities(graph: DocumentGraph) -> list[list[str]]:
+    """Louvain communities (modularity, resolution 1, fixed seed), each as sorted ids."""
+    if graph.graph.number_of_edges() == 0:
         return []
-    return nx.community.louvain_communities(graph, weight="weight", seed=SEED)
+    found = nx.community.louvain_communities(graph.graph, weight="weight", seed=SEED)
+    return sorted(sorted(graph.names[i] for i in members) for members in found)
 
 
 def concept_links(concepts: Mapping[str, Mapping[str, float]]) -> list[Link]:

@@ -287,6 +287,7 @@ def build_server(
     leaves out every tool that writes. Clients are told when the model changes."""
     from catdoc.mcp_browse_tools import register_browse_tools
     from catdoc.mcp_changes import ChangeAnnouncer
+    from catdoc.mcp_cluster_tools import register_cluster_tools
     from catdoc.mcp_tools import register_tools
     from catdoc.mcp_write_tools import EDITING_INSTRUCTIONS, register_write_tools
 
@@ -313,6 +314,7 @@ def build_server(
     server.writes_allowed = not read_only
     register_tools(server, svc)
     register_write_tools(server, svc)
+    register_cluster_tools(server, svc)
     register_browse_tools(server, svc)
     _register_resources(server, svc)
     changes.install(server)

@@ -4,24 +4,31 @@ documents' concepts or the stored document vectors change."""
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 from dataclasses import dataclass, field
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from catdoc import clusters as cl
 from catdoc import results as r
-from catdoc.clusters import Clustering, Link, cluster_documents, vector_links
-from catdoc.errors import not_found
+from catdoc.clusters import Clustering, Link
+from catdoc.errors import CatDocError, not_found
 from catdoc.paging import check_page
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+    from pathlib import Path
 
     from catdoc.project import Project
 
 T = TypeVar("T")
 
 _NO_CONCEPTS: Mapping[str, Mapping[str, float]] = {}
+CACHE_FILE = "clusters.json"
+"""Communities of the last graph clustered, in `.catdoc/cache/`: a new process (the CLI, a
+restarted server) finds them there instead of running Louvain again on an unchanged graph."""
 LIST_HINT = "List the clusters with `catdoc clusters` (MCP: catdoc_list_clusters)."
 
 
@@ -136,11 +143,14 @@ class ClusterOperations:
         with cache.lock:
             if cache.value is not None and cache.concepts is concepts and cache.key == vectors:
                 return cache.value
-            links = [*model_links(project)]
+            titles = {oid: obj.label for oid, obj in project.object_by_id.items()}
+            usable = cl.usable_concepts(concepts, titles)
+            links = [*model_links(project), *cl.concept_links(usable)]
             if vectors is not None:
                 links += self._vector_links(project)
-            titles = {oid: obj.label for oid, obj in project.object_by_id.items()}
-            value = cluster_documents(titles, project.category_of_object, links, concepts)
+            graph = cl.document_graph(titles, links)
+            found = stored_communities(project.root, graph)
+            value = cl.describe(graph, found, titles, project.category_of_object, usable)
             cache.value, cache.concepts, cache.key = value, concepts, vectors
             cache.listing = _listing(value)
             return value
@@ -174,7 +184,7 @@ class ClusterOperations:
             return [ids[int(matrix.rowids[i])] for i in keep], matrix.vectors[keep]
 
         ids, vectors = self.search_engine().read(project, read)
-        return vector_links(ids, vectors)
+        return cl.vector_links(ids, vectors)
 
 
 def model_links(project: Project) -> list[Link]:
@@ -204,6 +214,32 @@ def model_links(project: Project) -> list[Link]:
     }
     links += [Link(a, b, "functors") for a, b in sorted(pairs)]
     return links
+
+
+def stored_communities(root: Path, graph: cl.DocumentGraph) -> list[list[str]]:
+    """The graph's communities, from the cache file when it holds those of an equal graph;
+    else computed and stored there (a cache that cannot be read or written is only skipped)."""
+    from catdoc.project import cache_dir
+
+    try:
+        path = cache_dir(root) / CACHE_FILE
+    except CatDocError:
+        return cl.communities(graph)
+    key = graph.fingerprint()
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if stored.get("graph") == key and isinstance(stored.get("communities"), list):
+            return stored["communities"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    found = cl.communities(graph)
+    temporary = path.with_name(f".{CACHE_FILE}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(json.dumps({"graph": key, "communities": found}), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+    return found
 
 
 def _listing(clustering: Clustering) -> r.ClusterList:

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from cluster_project import write_project
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,58 +16,6 @@ from catdoc import clusters as cl
 from catdoc.clusters import Link, cluster_documents, concept_links
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
 from catdoc.service import CatDoc
-
-MODEL = """\
-categories:
-  - id: auth
-    name: Authentication
-    objects:
-{auth_objects}
-    morphisms:
-{auth_morphisms}
-  - id: billing
-    name: Billing
-    objects:
-{billing_objects}
-    morphisms:
-{billing_morphisms}
-  - id: misc
-    name: Miscellany
-    objects:
-      - {{id: lonely, title: A lonely note, content: Nothing links here.}}
-"""
-
-
-def _objects(prefix: str, titles: list[str], related: dict[int, str] | None = None) -> str:
-    lines = []
-    for i, title in enumerate(titles):
-        extra = f", metadata: {{related: [{related[i]}]}}" if related and i in related else ""
-        lines.append(f"      - {{id: {prefix}-{i}, title: {title}, content: {title}.{extra}}}")
-    return "\n".join(lines)
-
-
-def _clique(prefix: str, n: int) -> str:
-    return "\n".join(
-        f"      - {{id: {prefix}-{i}-{j}, name: uses, source: {prefix}-{i}, target: {prefix}-{j}}}"
-        for i in range(n)
-        for j in range(i + 1, n)
-    )
-
-
-AUTH_TITLES = ["Login form", "Login lockout", "Session tokens", "Password reset", "Login audit"]
-BILLING_TITLES = ["Invoice export", "Invoice numbers", "Payment retries", "Tax rates", "Refunds"]
-
-
-def write_project(root: Path, *, model: str | None = None) -> Path:
-    (root / ".catdoc").mkdir(parents=True)
-    text = model or MODEL.format(
-        auth_objects=_objects("auth", AUTH_TITLES, {0: "bill-0"}),
-        auth_morphisms=_clique("auth", len(AUTH_TITLES)),
-        billing_objects=_objects("bill", BILLING_TITLES),
-        billing_morphisms=_clique("bill", len(BILLING_TITLES)),
-    )
-    (root / ".catdoc" / "category.yaml").write_text(text, encoding="utf-8")
-    return root
 
 
 @pytest.fixture
@@ -277,3 +226,24 @@ def test_stored_document_vectors_join_the_graph(svc: CatDoc) -> None:
     listing = svc.clusters()
     assert listing.links["vectors"] > 0 and listing.unclustered == 0
     assert svc.cluster_of()["lonely"] == svc.cluster_of()["auth-0"]
+
+
+def test_a_new_process_reads_the_communities_of_an_unchanged_graph_from_the_cache(
+    svc: CatDoc, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catdoc.service_clusters import CACHE_FILE
+
+    before = [c.model_dump() for c in svc.clusters().clusters]
+    stored = svc.root / ".catdoc" / "cache" / CACHE_FILE
+    assert stored.is_file()
+
+    def fail(_graph: object) -> list[list[str]]:
+        raise AssertionError("Louvain ran again on an unchanged graph")
+
+    monkeypatch.setattr(cl, "communities", fail)
+    assert [c.model_dump() for c in CatDoc(svc.root).clusters().clusters] == before
+    monkeypatch.undo()
+    stored.write_text("{not json", encoding="utf-8")
+    assert [c.model_dump() for c in CatDoc(svc.root).clusters().clusters] == before
+    svc.upsert_object("misc", "lonely", {"metadata": {"related": ["auth-2"]}})
+    assert svc.cluster_of()["lonely"] == svc.cluster_of()["auth-2"]

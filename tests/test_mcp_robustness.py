@@ -80,7 +80,7 @@ async def test_server_starts_on_a_broken_or_missing_project(tmp_path: Path) -> N
     root = make_project(tmp_path / "proj")
     write_model(root, "categories: [\n")
     async with Client(build_server(CatDoc(root))) as client:
-        assert len((await client.list_tools()).tools) == 33
+        assert len((await client.list_tools()).tools) == 35
         error = error_of(await client.call_tool("catdoc_list_functors", {}))
         assert error["code"] == "LOAD_ERROR" and error["hint"]
     empty = tmp_path / "empty"

@@ -41,7 +41,7 @@ async def test_stdio_server_answers_tool_calls(command: str, tmp_path: Path) -> 
         command=program, args=[*args, str(root)], env=environment(), cwd=str(tmp_path)
     )
     async with Client(params) as client:
-        assert len((await client.list_tools()).tools) == 33
+        assert len((await client.list_tools()).tools) == 35
         data = data_of(await client.call_tool("catdoc_show_category", {"categoryId": "design"}))
         assert [o["id"] for o in data["objects"]] == ["des-login-form", "des-session-store"]
         error = error_of(await client.call_tool("catdoc_show_category", {"categoryId": "x"}))
