@@ -393,8 +393,9 @@ def build_condition(
         cond.add("lower(d.domain) = ?", filters.domain.casefold())
     if filters.tags:
         tags = list(dict.fromkeys(t.strip().casefold() for t in filters.tags))
-        tagged = f"SELECT 1 FROM doc_tags t WHERE t.doc = d.rowid AND t.tag IN ({_marks(tags)})"
-        cond.add(f"EXISTS ({tagged})", *tags)
+        # not correlated: SQLite lists the tagged documents once, then looks each row up there
+        tagged = f"SELECT doc FROM doc_tags WHERE tag IN ({_marks(tags)})"
+        cond.add(f"d.rowid IN ({tagged})", *tags)
     if filters.author:
         cond.add("lower(d.author) = ?", filters.author.strip().casefold())
     if filters.path:
