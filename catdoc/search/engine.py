@@ -34,6 +34,7 @@ from catdoc.search import ranking, semantic
 from catdoc.search.filters import Condition, build_condition, card_weights, resolve_scope
 from catdoc.search.hit_details import attach
 from catdoc.search.index import ChunkRecord, DamagedIndexError, DocRecord, Known, SearchIndex
+from catdoc.search.keyphrases import front_keywords
 from catdoc.search.query import ParsedQuery, any_of, fts_string, parse, tokens
 
 if TYPE_CHECKING:
@@ -360,6 +361,7 @@ class SearchEngine:
             body=front.body,
             chunks=chunks,
             error=error,
+            keywords=front_keywords(front.meta),
         )
 
     # ------------------------------------------------------------------ searching

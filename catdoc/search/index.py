@@ -21,9 +21,10 @@ from typing import Any, NamedTuple
 
 from catdoc.errors import IO_ERROR, CatDocError
 from catdoc.progress import Progress, no_progress
+from catdoc.search import concept_store
 from catdoc.search.filters import Condition, path_matches
 
-SCHEMA_VERSION = "catdoc-search-2"
+SCHEMA_VERSION = "catdoc-search-3"
 """Bump whenever tables, the tokenizer, or what goes into a column changes."""
 TOKENIZE = "porter unicode61 remove_diacritics 2"
 DOC_COLUMNS = ("title", "summary", "concepts", "author", "body")
@@ -88,7 +89,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts
     USING fts5({", ".join(DOC_COLUMNS)}, tokenize='{TOKENIZE}');
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts
     USING fts5({", ".join(CHUNK_COLUMNS)}, tokenize='{TOKENIZE}');
-"""
+{concept_store.CONCEPT_SCHEMA}"""
 
 
 _CONSISTENT = (
@@ -139,6 +140,8 @@ class DocRecord:
     body: str
     chunks: list[ChunkRecord] = field(default_factory=list)
     error: str | None = None
+    keywords: list[str] = field(default_factory=list)
+    """Front-matter keywords: concepts of the document, like its tags."""
 
 
 class Known(NamedTuple):
@@ -345,12 +348,15 @@ class SearchIndex:
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
+            remove = list(remove)
+            touched = concept_store.forget(self, remove, [r.id for r in records])
             for rowid in remove:
                 self._drop(rowid, keep_row=False)
             conn.executemany("UPDATE docs SET file_sig = ?, date = ? WHERE rowid = ?", touch)
             for start in range(0, len(records), INSERT_BATCH):
                 self._insert(records[start : start + INSERT_BATCH], stems)
                 progress(step, min(start + INSERT_BATCH, len(records)), len(records))
+            concept_store.store(self, records, touched)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

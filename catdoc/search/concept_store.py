@@ -1,0 +1,343 @@
+"""Concepts in the search index: written with the documents, read by the concept operations.
+
+A document's concepts are its tags and front-matter keywords (weight 1) and its best key phrases
+(`catdoc.search.keyphrases`, weights in (0, 1]). Every concept has a key, its words stemmed by
+the index's own tokenizer and Porter stemmer, so "Query sets" and "query set" are one concept.
+
+Tables (created with the rest of the index):
+- `concepts(key, label, docs)`: the label is the surface form most documents use; `docs` counts
+  the documents holding the concept.
+- `doc_concepts(concept, doc, weight, source, label, passages)`: one row per document and
+  concept; `source` is `tag`, `keyword` or `phrase`; `passages` links the concept to the
+  document's passages that hold it, as `chunk rowid:occurrences` pairs. The links live in the
+  document's row rather than in a table of their own: a row per passage and concept would
+  triple the rows the first build writes, and every reader wants a concept's passages together
+  with the documents' weights anyway.
+
+Writing happens inside `SearchIndex.write`'s transaction: `forget` before documents are dropped
+or replaced, `store` after the new ones are in, so only the written documents are computed (and
+the counts and labels of the concepts they touch). Word IDF is read from the FTS5 vocabulary of
+the whole index as it stands after the write.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from catdoc.search import keyphrases
+
+if TYPE_CHECKING:
+    from catdoc.search.index import DocRecord, SearchIndex
+
+CONCEPT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS concepts(
+    key TEXT PRIMARY KEY,
+    label TEXT NOT NULL,
+    docs INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS doc_concepts(
+    concept TEXT NOT NULL,
+    doc INTEGER NOT NULL,
+    weight REAL NOT NULL,
+    source TEXT NOT NULL,
+    label TEXT NOT NULL,
+    passages TEXT NOT NULL,
+    PRIMARY KEY(concept, doc)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS doc_concepts_doc ON doc_concepts(doc);
+"""
+SOURCES = ("tag", "keyword", "phrase")
+BATCH = 500
+"""Bound values per `IN (…)` list."""
+CACHE_LIMIT = 200_000
+"""Remembered phrase keys and word stems (forgotten all at once when full)."""
+
+_stems: dict[str, str] = {}
+"""word (lower case) → its stem(s) as the index stores them: the stemmer never changes."""
+_keys: dict[str, str | None] = {}
+"""surface phrase → key (None: not a concept, e.g. more than MAX_WORDS words once split)."""
+_grams: dict[str, tuple[str, ...]] = {}
+
+
+def _batches(items: Sequence[Any]) -> Iterable[Sequence[Any]]:
+    for start in range(0, len(items), BATCH):
+        yield items[start : start + BATCH]
+
+
+def _marks(items: Sequence[Any]) -> str:
+    return ", ".join("?" * len(items))
+
+
+# ---------------------------------------------------------------------------------- keys
+def learn_keys(index: SearchIndex, phrases: Iterable[str]) -> None:
+    """Compute the keys of phrases not seen before, stemming their new words in one pass."""
+    missing = [p for p in dict.fromkeys(phrases) if p not in _keys]
+    if not missing:
+        return
+    if len(_keys) + len(missing) > CACHE_LIMIT:
+        _keys.clear()
+        _grams.clear()
+    words = {p: keyphrases.phrase_words(p) for p in missing}
+    new = [w for w in dict.fromkeys(w for ws in words.values() for w in ws) if w not in _stems]
+    if new:
+        if len(_stems) + len(new) > CACHE_LIMIT:
+            _stems.clear()
+            new = list(dict.fromkeys(w for ws in words.values() for w in ws))
+        _stems.update(zip(new, (" ".join(t) for t in index.stem(new)), strict=True))
+    for phrase, ws in words.items():
+        stems = [_stems[w] for w in ws if _stems[w]]
+        key = " ".join(stems)
+        _keys[phrase] = key if stems and key.count(" ") < keyphrases.MAX_WORDS else None
+
+
+def key_of(index: SearchIndex, phrase: str) -> str:
+    """The key of any phrase, however long (tags, keywords, a concept asked for by name)."""
+    words = keyphrases.phrase_words(phrase)
+    missing = [w for w in dict.fromkeys(words) if w not in _stems]
+    if missing:
+        _stems.update(zip(missing, (" ".join(t) for t in index.stem(missing)), strict=True))
+    return " ".join(_stems[w] for w in words if _stems[w])
+
+
+def _grams_of(key: str) -> tuple[str, ...]:
+    found = _grams.get(key)
+    if found is None:
+        found = _grams[key] = keyphrases.grams(key)
+    return found
+
+
+# ---------------------------------------------------------------------------------- writing
+def forget(index: SearchIndex, docs: Iterable[int], ids: Sequence[str]) -> set[str]:
+    """Drop the concepts of documents about to be removed (`docs`, by rowid) or re-indexed
+    (`ids`); the keys they held, whose counts and labels `store` brings up to date."""
+    conn = index.conn
+    rowids = list(docs)
+    for part in _batches(ids):
+        rowids += [
+            r[0] for r in conn.execute(f"SELECT rowid FROM docs WHERE id IN ({_marks(part)})", part)
+        ]
+    touched: set[str] = set()
+    for part in _batches(rowids):
+        rows = conn.execute(
+            f"DELETE FROM doc_concepts WHERE doc IN ({_marks(part)}) RETURNING concept", part
+        )
+        touched.update(r[0] for r in rows)
+    return touched
+
+
+@dataclass
+class _Idf:
+    """Phrase IDF from the index's vocabulary: one look-up per distinct stem, remembered per
+    phrase for the rest of the write."""
+
+    index: SearchIndex
+    documents: int
+    words: dict[str, float]
+    phrases: dict[str, float]
+
+    def word(self, term: str) -> float:
+        value = self.words.get(term)
+        if value is None:
+            holding = self.index.rows_with("documents", term)
+            value = self.words[term] = keyphrases.idf(self.documents, holding)
+        return value
+
+    def __call__(self, key: str) -> float:
+        value = self.phrases.get(key)
+        if value is None:
+            value = self.phrases[key] = keyphrases.phrase_idf(key, self.word, self.documents)
+        return value
+
+
+def store(index: SearchIndex, records: Sequence[DocRecord], touched: set[str]) -> None:
+    """Compute and write the concepts of `records` (already in the index), then the counts and
+    labels of every concept they or `touched` hold."""
+    conn = index.conn
+    rowid_of: dict[str, int] = {}
+    for part in _batches([r.id for r in records]):
+        rowid_of.update(
+            conn.execute(f"SELECT id, rowid FROM docs WHERE id IN ({_marks(part)})", part)
+        )
+    chunk_rowids: dict[int, dict[int, int]] = {}
+    for part in _batches(list(rowid_of.values())):
+        for doc, idx, rowid in conn.execute(
+            f"SELECT doc, idx, rowid FROM chunks WHERE doc IN ({_marks(part)})", part
+        ):
+            chunk_rowids.setdefault(doc, {})[idx] = rowid
+    found = [keyphrases.passage_phrases([c.text for c in r.chunks]) for r in records]
+    learn_keys(index, (p for passages in found for counts in passages for p in counts))
+    idf = _Idf(index, index.size("documents"), {}, {})
+    rows: list[tuple[str, int, float, str, str, str]] = []
+    for record, passages in zip(records, found, strict=True):
+        doc = rowid_of[record.id]
+        chunks = chunk_rowids.get(doc, {})
+        rows += _document_rows(
+            index, record, doc, passages, [chunks.get(c.index) for c in record.chunks], idf
+        )
+    conn.executemany("INSERT INTO doc_concepts VALUES (?, ?, ?, ?, ?, ?)", rows)
+    _update_concepts(index, touched | {row[0] for row in rows})
+
+
+def _document_rows(
+    index: SearchIndex,
+    record: DocRecord,
+    doc: int,
+    passages: list[Counter[str]],
+    chunk_rowids: list[int | None],
+    idf: _Idf,
+) -> list[tuple[str, int, float, str, str, str]]:
+    """One document's concept rows: tags, keywords, then its best key phrases."""
+    chosen: dict[str, tuple[float, str, str]] = {}
+    for source, names in (("tag", record.tags), ("keyword", record.keywords)):
+        for name in names:
+            label = " ".join(str(name).split())
+            key = key_of(index, label) if label else ""
+            if key and key not in chosen:
+                chosen[key] = (1.0, source, label)
+    keys, grams = _keys, _grams
+    counts: Counter[str] = Counter()
+    for found in passages:
+        for phrase, n in found.items():
+            key = keys[phrase]
+            if key is not None:
+                counts[key] += n
+    forms: dict[str, Counter[str]] = {}
+    for key, weight in keyphrases.rank(counts, idf):
+        if key not in chosen:
+            chosen[key] = (weight, "phrase", "")
+            forms[key] = Counter()
+    links: dict[str, Counter[int]] = {key: Counter() for key in chosen}
+    for found, chunk in zip(passages, chunk_rowids, strict=True):
+        for phrase, n in found.items():
+            key = keys[phrase]
+            if key is None:
+                continue
+            if key in forms:
+                forms[key][phrase] += n
+            if chunk is None:
+                continue
+            if " " not in key:
+                if key in links:
+                    links[key][chunk] += n
+                continue
+            for gram in grams.get(key) or _grams_of(key):
+                if gram in links:
+                    links[gram][chunk] += n
+    return [
+        (
+            key,
+            doc,
+            round(weight, 4),
+            source,
+            label or keyphrases.label_of(forms[key]),
+            " ".join(f"{chunk}:{n}" for chunk, n in sorted(links[key].items())),
+        )
+        for key, (weight, source, label) in chosen.items()
+    ]
+
+
+def _update_concepts(index: SearchIndex, keys: set[str]) -> None:
+    """Recount the documents of `keys` and choose their labels (the form most documents use;
+    ties to the lower-case form, then alphabetically)."""
+    conn = index.conn
+    ordered = sorted(keys)
+    for part in _batches(ordered):
+        forms: dict[str, Counter[str]] = {key: Counter() for key in part}
+        for key, label, n in conn.execute(
+            f"SELECT concept, label, count(*) FROM doc_concepts WHERE concept IN ({_marks(part)}) "
+            "GROUP BY concept, label",
+            part,
+        ):
+            forms[key][label] = n
+        conn.execute(f"DELETE FROM concepts WHERE key IN ({_marks(part)})", part)
+        conn.executemany(
+            "INSERT INTO concepts(key, label, docs) VALUES (?, ?, ?)",
+            [
+                (key, keyphrases.label_of(counted), sum(counted.values()))
+                for key, counted in forms.items()
+                if counted
+            ],
+        )
+
+
+# ---------------------------------------------------------------------------------- reading
+def labels(index: SearchIndex) -> dict[str, tuple[str, int]]:
+    """key → (label, documents) of every concept."""
+    return {key: (label, docs) for key, label, docs in index.conn.execute("SELECT * FROM concepts")}
+
+
+def all_links(index: SearchIndex) -> list[tuple[str, str | None, str, float]]:
+    """(object id, category, concept key, weight) of every document's concepts: one pass."""
+    return index.conn.execute(
+        "SELECT d.id, d.category, c.concept, c.weight FROM doc_concepts c "
+        "JOIN docs d ON d.rowid = c.doc"
+    ).fetchall()
+
+
+def concept_label(index: SearchIndex, key: str) -> str | None:
+    row = index.conn.execute("SELECT label FROM concepts WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def near_labels(index: SearchIndex, key: str) -> list[str]:
+    """Labels of concepts that share a word's beginning with `key`: the pool for suggestions."""
+    words = key.split(" ")
+    conn = index.conn
+    pool: dict[str, None] = {}
+    for word in dict.fromkeys(words):
+        prefix = word[:3]
+        rows = conn.execute(
+            "SELECT label FROM concepts WHERE (key >= ? AND key < ?) OR key LIKE ? "
+            "ORDER BY docs DESC LIMIT 200",
+            (prefix, prefix + "\uffff", f"% {prefix}%"),
+        )
+        pool.update((r[0], None) for r in rows)
+    return list(pool)
+
+
+def document_links(index: SearchIndex, object_id: str) -> list[tuple[str, float, str, str, str]]:
+    """(key, weight, source, label in this document, passages) of one document's concepts."""
+    return index.conn.execute(
+        "SELECT c.concept, c.weight, c.source, c.label, c.passages FROM doc_concepts c "
+        "WHERE c.doc = (SELECT rowid FROM docs WHERE id = ?)",
+        (object_id,),
+    ).fetchall()
+
+
+def concept_documents(
+    index: SearchIndex, keys: Sequence[str]
+) -> list[tuple[str, str, str, str | None, float, str]]:
+    """(key, object id, title, category, weight, passages) of the documents holding `keys`."""
+    return index.conn.execute(
+        "SELECT c.concept, d.id, d.title, d.category, c.weight, c.passages FROM doc_concepts c "
+        f"JOIN docs d ON d.rowid = c.doc WHERE c.concept IN ({_marks(keys)})",
+        list(keys),
+    ).fetchall()
+
+
+def passages(index: SearchIndex, rowids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """Chunk rowid → object id, title, passage number, heading (JSON), lines."""
+    out: dict[int, dict[str, Any]] = {}
+    for part in _batches(list(rowids)):
+        cur = index.conn.execute(
+            "SELECT c.rowid, d.id, d.title, d.category, c.idx, c.heading, c.start_line, "
+            f"c.end_line FROM chunks c JOIN docs d ON d.rowid = c.doc WHERE c.rowid IN "
+            f"({_marks(part)})",
+            part,
+        )
+        names = [d[0] for d in cur.description]
+        for row in cur:
+            out[row[0]] = dict(zip(names, row, strict=True))
+    return out
+
+
+def parse_passages(text: str) -> list[tuple[int, int]]:
+    """(chunk rowid, occurrences) pairs of a `passages` column."""
+    out = []
+    for pair in text.split():
+        chunk, _, count = pair.partition(":")
+        out.append((int(chunk), int(count)))
+    return out

@@ -1,0 +1,313 @@
+"""Key phrases of a document's passages: RAKE candidates ranked by TF×IDF.
+
+Candidates are found as RAKE does (Rose et al., "Automatic Keyword Extraction from Individual
+Documents", 2010): the text is cut at stop words and punctuation, and each run of 1 to
+`MAX_WORDS` content words left between two cuts is a candidate phrase (longer runs are dropped,
+as RAKE's length limit does). Code and literal blocks, inline code, links' targets, markup,
+numbers and tokens that look like code (`a_b`, `a.b`, `a/b`) are cuts, never words.
+
+Candidates are ranked by TF×IDF, the classic statistical weighting that KEA also starts from:
+how often the exact phrase occurs in the document times the sum of its words' inverse document
+frequencies across the whole index. RAKE's own degree/frequency score looks at one document only,
+so words common to every document of a library ("django", "value") would rank first; the IDF of
+the index pushes them down, and summing over the words gives a phrase the specificity of all its
+words (as RAKE's degree favours longer phrases). Word IDF comes from the index's FTS5 vocabulary,
+one look-up per distinct word; a phrase's own document frequency would need a pass over every
+document first.
+
+Everything here is pure and deterministic (equal input, equal output) and linear in the text:
+one regular-expression pass cuts the text, with the stop words compiled into a trie so each word
+start costs one short walk. A library such as YAKE costs milliseconds per document, which at
+10,000 documents alone would exceed what concepts may add to the index build (30%); this costs
+tens of microseconds.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+
+MAX_WORDS = 3
+"""Longest candidate phrase, in words."""
+TOP_PHRASES = 10
+"""Key phrases kept per document (besides its tags and keywords)."""
+
+STOP_WORDS = frozenset(
+    """
+    a about above across after afterwards again against all almost alone along already also
+    although always am among amongst an and another any anybody anyhow anyone anything anyway
+    anywhere are aren't around as at back be became because become becomes becoming been before
+    beforehand behind being below beside besides between beyond both but by can can't cannot
+    could couldn't did didn't do does doesn't doing don't done down due during e.g each eg
+    either else elsewhere enough especially etc even ever every everyone everything everywhere
+    except few first following for former formerly from further furthermore get gets getting
+    given gives go goes going had hadn't has hasn't have haven't having he hence her here
+    hereby herein hers herself him himself his how however i i.e ie if in indeed instead into
+    is isn't it it's its itself just last latter least less let let's like likely many may
+    maybe me meanwhile might mine more moreover most mostly much must mustn't my myself namely
+    need needed needs neither never nevertheless next no nobody none nor not nothing now
+    nowhere of off often on once one ones only onto or other others otherwise our ours
+    ourselves out over own per perhaps please rather really same see seen shall shan't she
+    should shouldn't since so some somehow someone something sometime sometimes somewhere
+    still such than that that's the their theirs them themselves then thence there there's
+    thereafter thereby therefore therein thereupon these they they're this those though
+    through throughout thru thus to together too toward towards two under unless until up
+    upon us use used uses using usually very via was wasn't we we're well were weren't what
+    whatever when whence whenever where whereas whereby wherein whether which while whither
+    who whoever whole whom whose why will with within without won't would wouldn't yet you
+    you're your yours yourself yourselves
+    able allow allows also always another e.g. etc. example examples i.e. instance lets make
+    makes making new note notes say says simply sure thing things want way ways
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Function words, plus a few words of documentation prose that never name a concept."""
+_CUTS = STOP_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz.")
+"""Tokens (lower case) that end a run: stop words, single letters, a blank line (`.`)."""
+
+_PUNCTUATION = "\"'’‘“”()[]{}<>*.,;:!?|-–—…«»"
+"""Stripped from a word's ends; a word that had any is a cut on that side."""
+_INLINE = re.compile(r"(?::[\w:+.-]+:)?``?[^`]*``?_{0,2}|\]\([^)\s]*\)|<[^>\n]*>|https?://\S+")
+"""Inline code (with a reST role before it), Markdown link targets, HTML tags, URLs."""
+_PLAIN: set[str] = set()
+"""Tokens seen to be plain words (letters only, not a stop word)."""
+_READINGS: dict[str, tuple[str, bool, bool]] = {}
+"""Every token seen, read (see `_reading`)."""
+CACHE_LIMIT = 500_000
+_WORD = re.compile(r"[^\W_]+")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:[\w:-]+::|_|\[|\|)")
+_CODE_DIRECTIVE = re.compile(
+    r"^\s*\.\.\s+(?:code|code-block|sourcecode|literalinclude|highlight|doctest|testcode|"
+    r"testoutput|math|raw|csv-table|productionlist|parsed-literal|graphviz)::",
+)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+class _Prose:
+    """Removes code and literal blocks line by line, remembering an open block across passages
+    (a document's passages are consecutive pieces of it)."""
+
+    def __init__(self) -> None:
+        self.fence: str | None = None
+        self.block_indent: int | None = None
+        """Lines indented more than this belong to an open literal block or code directive."""
+        self.pending: int | None = None
+        """A `::` line or code directive was seen at this indent; its block starts next."""
+        self.doctest = False
+
+    def __call__(self, text: str) -> str:
+        idle = self.fence is None and self.block_indent is None and self.pending is None
+        if idle and not (
+            "::" in text or "```" in text or "~~~" in text or ">>>" in text or ".. " in text
+        ):
+            return text
+        kept: list[str] = []
+        for line in text.split("\n"):
+            if self._code(line):
+                kept.append("")
+            else:
+                kept.append(line)
+        return "\n".join(kept)
+
+    def _code(self, line: str) -> bool:
+        """Whether `line` is code (updating the state)."""
+        stripped = line.strip()
+        if self.fence is not None:
+            if stripped.startswith(self.fence):
+                self.fence = None
+            return True
+        fence = _FENCE.match(line)
+        if fence:
+            self.fence = fence.group(1)
+            return True
+        if not stripped:
+            self.doctest = False
+            return False
+        indent = _indent(line)
+        if self.pending is not None:
+            if indent > self.pending:
+                self.block_indent, self.pending = self.pending, None
+                return True
+            self.pending = None
+        if self.block_indent is not None:
+            if indent > self.block_indent:
+                return True
+            self.block_indent = None
+        if stripped.startswith(">>>") or self.doctest:
+            self.doctest = True
+            return True
+        if _CODE_DIRECTIVE.match(line):
+            self.pending = indent
+            return True
+        if _DIRECTIVE.match(line):
+            return True
+        if stripped.endswith("::"):
+            self.pending = indent
+        return False
+
+
+def passage_phrases(passages: Sequence[str]) -> list[Counter[str]]:
+    """Each passage's candidate phrases as written (words joined by one space), counted.
+    The passages are one document's, in order."""
+    prose = _Prose()
+    return [_phrases(prose(text)) for text in passages]
+
+
+def _phrases(text: str) -> Counter[str]:
+    """Candidates of one text. Only the tokens that are not plain words (stop words,
+    punctuation, digits, markup) are looked at one by one; a comprehension finds them with one
+    set look-up per token, which costs several times less than a loop over every token or a
+    regular expression that finds the cuts. What a token is never changes, so plain words and
+    the other tokens' readings are remembered (`_PLAIN`, `_READINGS`). A blank line is a cut.
+    `carry` holds the start of a run that began inside a token with punctuation (`(query`)."""
+    if "`" in text or "](" in text or "<" in text or "://" in text:
+        text = _INLINE.sub(" , ", text)
+    tokens = text.replace("\n\n", " . ").split()
+    plain, readings = _PLAIN, _READINGS
+    if len(readings) > CACHE_LIMIT:
+        plain.clear()
+        readings.clear()
+    found: Counter[str] = Counter()
+    most = MAX_WORDS
+    start, carry = 0, _NO_WORDS
+    for i in [i for i, token in enumerate(tokens) if token not in plain]:
+        token = tokens[i]
+        reading = readings.get(token)
+        if reading is None:
+            reading = readings[token] = _reading(token)
+            if reading is _PLAIN_WORD:
+                plain.add(token)
+        if reading is _PLAIN_WORD:
+            continue
+        word, before, after = reading
+        size = len(carry) + i - start
+        if before:
+            run = [*carry, *tokens[start:i]] if size <= most else None
+        else:
+            if 0 < size <= most:
+                found[" ".join([*carry, *tokens[start:i]])] += 1
+            run = []
+        if word and run is not None:
+            run.append(word)
+        if after:
+            carry, start = (tuple(run) if run is not None else _TOO_LONG), i + 1
+            continue
+        if run and len(run) <= most:
+            found[" ".join(run)] += 1
+        carry, start = _NO_WORDS, i + 1
+    if 0 < len(carry) + len(tokens) - start <= most:
+        found[" ".join([*carry, *tokens[start:]])] += 1
+    return found
+
+
+_PLAIN_WORD = ("", True, True)
+_NO_WORDS: tuple[str, ...] = ()
+_TOO_LONG = ("",) * (MAX_WORDS + 1)
+"""A carried run already longer than a candidate may be."""
+
+
+def _reading(token: str) -> tuple[str, bool, bool]:
+    """What a token is: `_PLAIN_WORD`, or the word inside it (`(word`, `"word",`, `Django's`,
+    `key-value`) and whether it joins the run before and after it, or ('', False, False) for a
+    cut: a stop word, a single letter, a number, code (`a_b`, `manage.py`), punctuation."""
+    low = token.lower()
+    if low.isalpha():
+        return _PLAIN_WORD if low not in _CUTS else ("", False, False)
+    word = token.strip(_PUNCTUATION)
+    if word[-2:] in ("'s", "’s"):
+        word = word[:-2]
+    if not _is_word(word) or word.casefold() in _CUTS:
+        return "", False, False
+    end = token.find(word) + len(word)
+    return word, token.startswith(word), token[end:] in ("", "'s", "’s")
+
+
+def _is_word(word: str) -> bool:
+    """Letters (with digits, inner hyphens or apostrophes), at least two characters, not a
+    number: `key-value`, `sha256`; never `a_b`, `a.b`, `5.1`."""
+    if len(word) < 2:
+        return False
+    bare = word.replace("-", "").replace("'", "").replace("’", "")
+    return bare.isalnum() and not bare.isdigit()
+
+
+def phrase_words(phrase: str) -> list[str]:
+    """A phrase's words as the index's tokenizer splits them (letters and digits), lower case."""
+    return _WORD.findall(phrase.casefold())
+
+
+def label_of(forms: Mapping[str, int]) -> str:
+    """The most frequent surface form; ties go to the lower-case one, then alphabetically."""
+    if len(forms) == 1:
+        return next(iter(forms))
+    return min(forms.items(), key=lambda item: (-item[1], not item[0].islower(), item[0]))[0]
+
+
+def idf(documents: int, holding: int) -> float:
+    """Inverse document frequency, smoothed so that a word in every document still counts a
+    little (ln 2) and an unknown word counts as the rarest."""
+    return math.log(1.0 + documents / max(holding, 1))
+
+
+COMMON_SHARE = 0.5
+"""A phrase whose every word is in more than this share of the documents is too common to be
+a concept ("Details", "Introduction" as headings of every document)."""
+COMMON_FLOOR = 20
+"""…once the index holds at least this many documents (in a small project every word is)."""
+_COMMON_IDF = math.log(1.0 + 1.0 / COMMON_SHARE)
+"""The IDF of a word in `COMMON_SHARE` of the documents."""
+
+
+def phrase_idf(key: str, word_idf: Callable[[str], float], documents: int) -> float:
+    """Sum of the words' IDF; 0 when every word is too common (see `COMMON_SHARE`)."""
+    values = list(map(word_idf, key.split(" ")))
+    if documents >= COMMON_FLOOR and max(values) < _COMMON_IDF:
+        return 0.0
+    return sum(values)
+
+
+def rank(
+    counts: Mapping[str, int],
+    phrase_idf: Callable[[str], float],
+    n: int = TOP_PHRASES,
+) -> list[tuple[str, float]]:
+    """The `n` best phrase keys by TF×IDF (`counts`: key → occurrences in the document; a key
+    is the phrase's stemmed words joined by spaces; `phrase_idf`: the sum of its words' IDF,
+    0 for a phrase too common to be a concept), with weights in (0, 1] relative to the best;
+    ties broken by key so the order is deterministic."""
+    best = heapq.nsmallest(n, [(-c * phrase_idf(key), key) for key, c in counts.items()])
+    if not best or best[0][0] >= 0:
+        return []
+    top = best[0][0]
+    return [(key, score / top) for score, key in best if score < 0]
+
+
+def grams(key: str) -> tuple[str, ...]:
+    """A phrase key and every shorter run of its words: a passage holding "query set cache"
+    holds "query set" and "cache" too."""
+    words = key.split(" ")
+    if len(words) == 1:
+        return (key,)
+    if len(words) == 2:
+        return (key, *words)
+    if len(words) == 3:
+        a, b, c = words
+        return (key, f"{a} {b}", f"{b} {c}", a, b, c)
+    return tuple(
+        " ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)
+    )
+
+
+def front_keywords(meta: Mapping[str, object]) -> list[str]:
+    """A document's front-matter `keywords`: a list, or one comma-separated string."""
+    value = meta.get("keywords")
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        return []
+    return [text for text in (" ".join(str(item).split()) for item in items) if text]
