@@ -691,3 +691,69 @@ class ClusterDetail(ClusterSummary):
     members: list[ClusterMember]
     member_limit: int
     member_offset: int
+
+
+# ---------------------------------------------------------------- concepts
+class ConceptRef(Result):
+    key: str = Field(description="The concept's words stemmed: what identifies it.")
+    label: str = Field(description="The form most documents write it in.")
+
+
+class ConceptSummary(ConceptRef):
+    weight: float = Field(description="Sum of the concept's weights in the documents counted.")
+    document_count: int
+
+
+class ConceptPage(Page[ConceptSummary]):
+    category: str | None = Field(None, description="The category (its subcategories included).")
+    sort: str
+    message: str | None = None
+
+
+class DocumentConcept(ConceptRef):
+    weight: float = Field(description="1 for tags and keywords; key phrases in (0, 1].")
+    source: Literal["tag", "keyword", "phrase"]
+    passages: list[int] = Field(description="Numbers of the passages that hold it.")
+
+
+class DocumentConcepts(Result):
+    id: str
+    title: str
+    category: str | None = None
+    concepts: list[DocumentConcept]
+    message: str | None = None
+
+
+class ConceptPassage(Result):
+    id: str = Field(description="The document's object id.")
+    title: str
+    category: str | None = None
+    passage: int = Field(description="Passage number within the document.")
+    heading_path: list[str]
+    start_line: int | None = None
+    end_line: int | None = None
+    occurrences: int
+    score: float
+    snippet: str
+
+
+class ConceptPassagePage(Page[ConceptPassage]):
+    concept: ConceptRef
+    message: str | None = None
+
+
+class ConceptSource(Result):
+    id: str = Field(description="The document's object id.")
+    title: str
+    category: str | None = None
+    concepts: list[str] = Field(description="Keys of the asked concepts this document has.")
+    weight: float = Field(description="Sum of those concepts' weights in the document.")
+
+
+class ConceptSourcePage(Page[ConceptSource]):
+    concepts: list[ConceptRef]
+    message: str | None = None
+
+
+class ConceptSources(Result):
+    concepts: list[ConceptSourcePage] = Field(description="One page of documents per concept.")

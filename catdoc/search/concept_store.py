@@ -341,3 +341,21 @@ def parse_passages(text: str) -> list[tuple[int, int]]:
         chunk, _, count = pair.partition(":")
         out.append((int(chunk), int(count)))
     return out
+
+
+def passage_numbers(index: SearchIndex, object_id: str) -> dict[int, int]:
+    """Chunk rowid → passage number, of one document."""
+    return dict(
+        index.conn.execute(
+            "SELECT rowid, idx FROM chunks WHERE doc = (SELECT rowid FROM docs WHERE id = ?)",
+            (object_id,),
+        ).fetchall()
+    )
+
+
+def document_row(index: SearchIndex, object_id: str) -> tuple[str, str | None] | None:
+    """(title, category) of one indexed document."""
+    row = index.conn.execute(
+        "SELECT title, category FROM docs WHERE id = ?", (object_id,)
+    ).fetchone()
+    return None if row is None else (row[0], row[1])
