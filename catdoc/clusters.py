@@ -146,8 +146,10 @@ def describe(
     titles: Mapping[str, str],
     categories: Mapping[str, str],
     concepts: Mapping[str, Mapping[str, float]],
+    labels: Mapping[str, str] | None = None,
 ) -> Clustering:
-    """Clusters from communities: members by link weight inside, id, name, top concepts."""
+    """Clusters from communities: members by link weight inside, id, name, top concepts
+    (shown by their `labels`, concept key → label, where given)."""
     position = {name: i for i, name in enumerate(graph.names)}
     adjacency = graph.graph.adj
     df = _document_frequency(concepts)
@@ -164,6 +166,8 @@ def describe(
         ordered = sorted(members, key=lambda m: (-inner[m], -degree[m], m))
         strength.update((m, round(inner[m], 4)) for m in ordered)
         top = top_concepts(ordered, concepts, df, len(concepts))
+        if labels:
+            top = list(dict.fromkeys(labels.get(key, key) for key in top))
         per_category = Counter(categories.get(m, "") for m in ordered)
         clusters.append(
             r.Cluster(

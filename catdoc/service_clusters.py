@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-_NO_CONCEPTS: Mapping[str, Mapping[str, float]] = {}
 CACHE_FILE = "clusters.json"
 """Communities of the last graph clustered, in `.catdoc/cache/`: a new process (the CLI, a
 restarted server) finds them there instead of running Louvain again on an unchanged graph."""
@@ -44,7 +43,8 @@ class _Cache:
 
 
 class ClusterOperations:
-    """Mixed into `CatDoc`: it supplies `project()`, `derived()` and `search_engine()`."""
+    """Mixed into `CatDoc`: it supplies `project()`, `derived()`, `search_engine()` and
+    `document_concepts()`."""
 
     def project(self) -> Project:  # pragma: no cover - provided by CatDoc
         raise NotImplementedError
@@ -54,6 +54,10 @@ class ClusterOperations:
 
     def search_engine(self) -> Any:  # pragma: no cover - provided by CatDoc
         raise NotImplementedError
+
+    if TYPE_CHECKING:  # provided by ConceptOperations, later in CatDoc's bases
+
+        def document_concepts(self) -> dict[str, dict[str, float]]: ...
 
     # ------------------------------------------------------------------ reads
     def clusters(self) -> r.ClusterList:
@@ -150,14 +154,25 @@ class ClusterOperations:
                 links += self._vector_links(project)
             graph = cl.document_graph(titles, links)
             found = stored_communities(project.root, graph)
-            value = cl.describe(graph, found, titles, project.category_of_object, usable)
+            labels = self._concept_labels(project) if usable else {}
+            value = cl.describe(graph, found, titles, project.category_of_object, usable, labels)
             cache.value, cache.concepts, cache.key = value, concepts, vectors
             cache.listing = _listing(value)
             return value
 
     def _concepts(self) -> Mapping[str, Mapping[str, float]]:
-        """object id → {concept: weight}, the same mapping object until it changes."""
-        return _NO_CONCEPTS
+        """object id → {concept key: weight}: the same mapping object until the index changes
+        (empty without documents, so an empty project builds no index)."""
+        if not self.project().object_by_id:
+            return {}
+        return self.document_concepts()
+
+    def _concept_labels(self, project: Project) -> dict[str, str]:
+        """concept key → its label (the form the documents use most), for cluster names."""
+        from catdoc.search import concept_store
+
+        labels = self.search_engine().read(project, lambda index, _s: concept_store.labels(index))
+        return {key: label for key, (label, _docs) in labels.items()}
 
     def _vector_stamp(self, project: Project) -> tuple[int, int] | None:
         """(index generation, document vectors stored), or None when none can be read (numpy

@@ -144,7 +144,7 @@ def test_the_project_clusters_follow_its_links(svc: CatDoc) -> None:
     }
     assert listing.links["references"] == 1 and listing.links["morphisms"] == 20
     auth = svc.cluster(svc.cluster_of()["auth-1"])
-    assert "login" in auth.name
+    assert "login" in auth.name.casefold()
     assert "lonely" not in svc.cluster_of()
 
 
@@ -247,3 +247,21 @@ def test_a_new_process_reads_the_communities_of_an_unchanged_graph_from_the_cach
     assert [c.model_dump() for c in CatDoc(svc.root).clusters().clusters] == before
     svc.upsert_object("misc", "lonely", {"metadata": {"related": ["auth-2"]}})
     assert svc.cluster_of()["lonely"] == svc.cluster_of()["auth-2"]
+
+
+def test_documents_sharing_rare_concepts_cluster_together(tmp_path: Path) -> None:
+    topics = ["kerberos tickets", "invoice ledger", "glacier archive", "quantum annealing"]
+    lines = [
+        f"      - {{id: d{i}, title: Note {i}, tags: [{topics[i % 4].split()[0]}], "
+        f"content: Notes on {topics[i % 4]}.}}"
+        for i in range(8)
+    ]
+    model = "categories:\n  - id: notes\n    objects:\n" + "\n".join(lines) + "\n"
+    svc = CatDoc(write_project(tmp_path / "p", model=model))
+    listing = svc.clusters()
+    assert listing.links["concepts"] >= 4 and listing.links["morphisms"] == 0
+    assert {frozenset(c.members) for c in listing.clusters} == {
+        frozenset({f"d{i}", f"d{i + 4}"}) for i in range(4)
+    }
+    kerberos = svc.cluster(svc.cluster_of()["d0"])
+    assert any("kerberos" in concept.casefold() for concept in kerberos.top_concepts)
