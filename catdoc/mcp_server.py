@@ -288,6 +288,7 @@ def build_server(
     from catdoc.mcp_browse_tools import register_browse_tools
     from catdoc.mcp_changes import ChangeAnnouncer
     from catdoc.mcp_cluster_tools import register_cluster_tools
+    from catdoc.mcp_concept_tools import register_concept_tools
     from catdoc.mcp_tools import register_tools
     from catdoc.mcp_write_tools import EDITING_INSTRUCTIONS, register_write_tools
 
@@ -316,6 +317,7 @@ def build_server(
     register_write_tools(server, svc)
     register_cluster_tools(server, svc)
     register_browse_tools(server, svc)
+    register_concept_tools(server, svc)
     _register_resources(server, svc)
     changes.install(server)
     return server

@@ -15,6 +15,7 @@ from mcp_project import LONG_WORDS, data_of, error_of, make_project
 
 from catdoc.mcp_browse_tools import BROWSE_TOOLS
 from catdoc.mcp_cluster_tools import CLUSTER_TOOLS
+from catdoc.mcp_concept_tools import CONCEPT_TOOLS
 from catdoc.mcp_server import build_server
 from catdoc.mcp_write_tools import WRITE_TOOLS
 from catdoc.service import CatDoc
@@ -308,7 +309,9 @@ BAD_ARGUMENTS: list[tuple[str, dict[str, Any]]] = [
 
 async def test_lists_every_tool_with_schemas_and_annotations(client: Client) -> None:
     tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-    assert set(tools) == TOOLS | set(WRITE_TOOLS) | set(BROWSE_TOOLS) | set(CLUSTER_TOOLS)
+    assert set(tools) == (
+        TOOLS | set(WRITE_TOOLS) | set(BROWSE_TOOLS) | set(CLUSTER_TOOLS) | set(CONCEPT_TOOLS)
+    )
     tools = {name: tool for name, tool in tools.items() if name in TOOLS}
     for name, tool in tools.items():
         assert "use" in tool.description.lower() and "catdoc_" in tool.description, name
@@ -451,6 +454,8 @@ def test_readme_documents_every_tool() -> None:
     readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
     section = readme.split("<!-- section:mcp -->")[1].split("<!-- /section:mcp -->")[0]
     documented = set(re.findall(r"^\| `(catdoc_\w+)` \|", section, re.M))
-    assert documented == TOOLS | set(WRITE_TOOLS) | set(BROWSE_TOOLS) | set(CLUSTER_TOOLS)
+    assert documented == (
+        TOOLS | set(WRITE_TOOLS) | set(BROWSE_TOOLS) | set(CLUSTER_TOOLS) | set(CONCEPT_TOOLS)
+    )
     for code in ["VALIDATION_ERROR", "NOT_FOUND", "PATH_OUTSIDE_PROJECT", "PROJECT_NOT_FOUND"]:
         assert f"| `{code}` |" in section
