@@ -202,11 +202,13 @@ async def test_tui_search_shows_indexing_progress_while_it_waits(
     app = CatDocApp(svc, watch_interval=None)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("slash", *"payment")
-        await pilot.pause(0.4)
-        assert indexing.wait(10)
-        await pilot.pause(0.1)
+        status = ""
+        for _ in range(400):  # the debounce, the query, then its first progress on screen
+            await pilot.pause(0.05)
+            status = str(app.screen.query_one("#search-status", Static).render())
+            if indexing.is_set() and status.startswith("Reading"):
+                break
         bar = app.screen.query_one("#search-progress", ProgressBar)
-        status = str(app.screen.query_one("#search-status", Static).render())
         assert bar.display and (bar.progress, bar.total) == (0, 60)
         assert status == "Reading documents 0/60"
         release.set()

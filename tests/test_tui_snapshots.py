@@ -87,3 +87,16 @@ def test_trace(snap_compare: Compare, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_concepts(snap_compare: Compare, tmp_path: Path) -> None:
+    app, opened = app_showing(copy_example("traceability", tmp_path), Ref("object", "req-payment"))
+
+    async def run_before(pilot: Pilot) -> None:
+        await opened(pilot)
+        await pilot.press("c")
+        for _ in range(3):  # the concepts, then the documents of the first
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

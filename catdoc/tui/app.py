@@ -18,6 +18,7 @@ from catdoc.tui.editor import edit_selection
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
 from catdoc.tui.screens.browser import BrowserScreen
+from catdoc.tui.screens.concepts import ConceptsScreen
 from catdoc.tui.screens.help import HelpScreen
 from catdoc.tui.screens.mapping import MappingScreen
 from catdoc.tui.screens.problem import ProblemScreen
@@ -39,6 +40,9 @@ class CatDocApp(App[None]):
         Binding("slash", "search", "Search", tooltip="Search documents and passages"),
         Binding("v", "validate", "Validate", tooltip="All findings; Enter goes to one"),
         Binding("t", "trace", "Trace", tooltip="Paths between two objects"),
+        Binding(
+            "c", "concepts", "Concepts", show=False, tooltip="Concepts of the selection's category"
+        ),
         Binding("e", "edit", "Edit", tooltip="Open the selection in $EDITOR at its file and line"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="This help"),
         Binding("f1", "help", "Help", show=False, tooltip="This help"),
@@ -148,6 +152,23 @@ class CatDocApp(App[None]):
         source = current.id if current and current.kind == "object" else None
         self._over_browser(TraceScreen(source))
 
+    def action_concepts(self) -> None:
+        self._over_browser(ConceptsScreen(self._selected_category()))
+
+    def _selected_category(self) -> str | None:
+        """The category shown, or the shown object's or morphism's (None: the whole project)."""
+        current = self.browser.current
+        if current is None:
+            return None
+        try:
+            if current.kind == "category":
+                return self.service.category(current.id).id
+            if current.kind in ("object", "morphism"):
+                return self.service.locate_entity(current.id).category
+        except CatDocError:
+            return None
+        return None
+
     def action_edit(self) -> None:
         edit_selection(self)
 
@@ -173,6 +194,9 @@ class CatDocApp(App[None]):
         )
         yield SystemCommand(
             "Trace", "Paths between two objects, shortest first (t)", self.action_trace
+        )
+        yield SystemCommand(
+            "Concepts", "Key phrases and tags of a category's documents (c)", self.action_concepts
         )
         yield SystemCommand("Help", "Screens and key bindings (?)", self.action_help)
         yield SystemCommand("Reload", "Read the project's files again (Ctrl+R)", self.action_reload)

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from catdoc.tui.screens.browser import BrowserScreen
+from catdoc.tui.screens.concepts import ConceptsScreen
 from catdoc.tui.screens.mapping import MappingScreen
 from catdoc.tui.screens.search import SearchScreen
 from catdoc.tui.screens.trace import TraceScreen
@@ -51,6 +52,13 @@ SCREENS: list[tuple[str, str, type, list[tuple[str, str]]]] = [
         "Live results while you type (documents, or passages with Ctrl+T).",
         SearchScreen,
         [("Enter", "Open the highlighted (or first) hit")],
+    ),
+    (
+        "Concepts",
+        "The key phrases and tags of a category's documents (of the selection's category), "
+        "and the documents of the highlighted one.",
+        ConceptsScreen,
+        [("Enter", "On a concept: its documents; on a document: open it")],
     ),
     (
         "Trace",
