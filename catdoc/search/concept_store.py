@@ -22,7 +22,6 @@ the whole index as it stands after the write.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -60,6 +59,8 @@ _stems: dict[str, str] = {}
 _keys: dict[str, str | None] = {}
 """surface phrase → key (None: not a concept, e.g. more than MAX_WORDS words once split)."""
 _grams: dict[str, tuple[str, ...]] = {}
+_names: dict[str, str] = {}
+"""tag, keyword or concept asked for → key."""
 
 
 def _batches(items: Sequence[Any]) -> Iterable[Sequence[Any]]:
@@ -78,13 +79,12 @@ def learn_keys(index: SearchIndex, phrases: Iterable[str]) -> None:
     if not missing:
         return
     if len(_keys) + len(missing) > CACHE_LIMIT:
-        _keys.clear()
-        _grams.clear()
+        clear_caches()
     words = {p: keyphrases.phrase_words(p) for p in missing}
     new = [w for w in dict.fromkeys(w for ws in words.values() for w in ws) if w not in _stems]
     if new:
         if len(_stems) + len(new) > CACHE_LIMIT:
-            _stems.clear()
+            clear_caches()
             new = list(dict.fromkeys(w for ws in words.values() for w in ws))
         _stems.update(zip(new, (" ".join(t) for t in index.stem(new)), strict=True))
     for phrase, ws in words.items():
@@ -95,11 +95,23 @@ def learn_keys(index: SearchIndex, phrases: Iterable[str]) -> None:
 
 def key_of(index: SearchIndex, phrase: str) -> str:
     """The key of any phrase, however long (tags, keywords, a concept asked for by name)."""
-    words = keyphrases.phrase_words(phrase)
-    missing = [w for w in dict.fromkeys(words) if w not in _stems]
-    if missing:
-        _stems.update(zip(missing, (" ".join(t) for t in index.stem(missing)), strict=True))
-    return " ".join(_stems[w] for w in words if _stems[w])
+    key = _names.get(phrase)
+    if key is None:
+        words = keyphrases.phrase_words(phrase)
+        missing = [w for w in dict.fromkeys(words) if w not in _stems]
+        if missing:
+            _stems.update(zip(missing, (" ".join(t) for t in index.stem(missing)), strict=True))
+        if len(_names) > CACHE_LIMIT:
+            _names.clear()
+        key = _names[phrase] = " ".join(_stems[w] for w in words if _stems[w])
+    return key
+
+
+def clear_caches() -> None:
+    """Forget every remembered stem, key and reading (when full; the benchmarks start cold)."""
+    for cache in (_stems, _keys, _grams, _names):
+        cache.clear()
+    keyphrases.clear_caches()
 
 
 def _grams_of(key: str) -> tuple[str, ...]:
@@ -185,11 +197,12 @@ def _document_rows(
     index: SearchIndex,
     record: DocRecord,
     doc: int,
-    passages: list[Counter[str]],
+    passages: list[dict[str, int]],
     chunk_rowids: list[int | None],
     idf: _Idf,
 ) -> list[tuple[str, int, float, str, str, str]]:
-    """One document's concept rows: tags, keywords, then its best key phrases."""
+    """One document's concept rows: tags, keywords, then its best key phrases. Plain dicts
+    rather than Counters: a Counter calls back into Python for every new key."""
     chosen: dict[str, tuple[float, str, str]] = {}
     for source, names in (("tag", record.tags), ("keyword", record.keywords)):
         for name in names:
@@ -198,34 +211,33 @@ def _document_rows(
             if key and key not in chosen:
                 chosen[key] = (1.0, source, label)
     keys, grams = _keys, _grams
-    counts: Counter[str] = Counter()
+    counts: dict[str, int] = {}
+    get = counts.get
     for found in passages:
         for phrase, n in found.items():
             key = keys[phrase]
             if key is not None:
-                counts[key] += n
-    forms: dict[str, Counter[str]] = {}
+                counts[key] = get(key, 0) + n
+    forms: dict[str, dict[str, int]] = {}
     for key, weight in keyphrases.rank(counts, idf):
         if key not in chosen:
             chosen[key] = (weight, "phrase", "")
-            forms[key] = Counter()
-    links: dict[str, Counter[int]] = {key: Counter() for key in chosen}
+            forms[key] = {}
+    links: dict[str, dict[int, int]] = {key: {} for key in chosen}
     for found, chunk in zip(passages, chunk_rowids, strict=True):
         for phrase, n in found.items():
             key = keys[phrase]
             if key is None:
                 continue
             if key in forms:
-                forms[key][phrase] += n
+                form = forms[key]
+                form[phrase] = form.get(phrase, 0) + n
             if chunk is None:
                 continue
-            if " " not in key:
-                if key in links:
-                    links[key][chunk] += n
-                continue
-            for gram in grams.get(key) or _grams_of(key):
-                if gram in links:
-                    links[gram][chunk] += n
+            for gram in (key,) if " " not in key else grams.get(key) or _grams_of(key):
+                link = links.get(gram)
+                if link is not None:
+                    link[chunk] = link.get(chunk, 0) + n
     return [
         (
             key,
@@ -241,24 +253,28 @@ def _document_rows(
 
 def _update_concepts(index: SearchIndex, keys: set[str]) -> None:
     """Recount the documents of `keys` and choose their labels (the form most documents use;
-    ties to the lower-case form, then alphabetically)."""
+    ties to the lower-case form, then alphabetically). When most concepts are touched (the
+    first build), one pass over the whole table is cheaper than a look-up per concept."""
     conn = index.conn
-    ordered = sorted(keys)
-    for part in _batches(ordered):
-        forms: dict[str, Counter[str]] = {key: Counter() for key in part}
+    everything = len(keys) * 2 > conn.execute("SELECT count(*) FROM concepts").fetchone()[0]
+    parts: Iterable[Sequence[str]] = [[]] if everything else _batches(sorted(keys))
+    if everything:
+        conn.execute("DELETE FROM concepts")
+    for part in parts:
+        where = "" if everything else f"WHERE concept IN ({_marks(part)})"
+        forms: dict[str, dict[str, int]] = {}
         for key, label, n in conn.execute(
-            f"SELECT concept, label, count(*) FROM doc_concepts WHERE concept IN ({_marks(part)}) "
-            "GROUP BY concept, label",
+            f"SELECT concept, label, count(*) FROM doc_concepts {where} GROUP BY concept, label",
             part,
         ):
-            forms[key][label] = n
-        conn.execute(f"DELETE FROM concepts WHERE key IN ({_marks(part)})", part)
+            forms.setdefault(key, {})[label] = n
+        if not everything:
+            conn.execute(f"DELETE FROM concepts WHERE key IN ({_marks(part)})", part)
         conn.executemany(
             "INSERT INTO concepts(key, label, docs) VALUES (?, ?, ?)",
             [
                 (key, keyphrases.label_of(counted), sum(counted.values()))
                 for key, counted in forms.items()
-                if counted
             ],
         )
 

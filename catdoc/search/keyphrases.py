@@ -27,7 +27,6 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 MAX_WORDS = 3
@@ -61,15 +60,22 @@ STOP_WORDS = frozenset(
     you're your yours yourself yourselves
     able allow allows also always another e.g. etc. example examples i.e. instance lets make
     makes making new note notes say says simply sure thing things want way ways
+    i'd i'll i'm i've he'd he'll he's she'd she'll she's we'd we'll we've you'd you'll you've
+    they'd they'll they've it'll
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday
+    jan feb mar apr jun jul aug sep sept oct nov dec
+    fix fixed fixes added changed moved
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
-"""Function words, plus a few words of documentation prose that never name a concept."""
+"""Function words, contractions, months and days, and a few words of documentation prose and
+changelogs that never name a concept."""
 _CUTS = STOP_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz.")
 """Tokens (lower case) that end a run: stop words, single letters, a blank line (`.`)."""
 
 _PUNCTUATION = "\"'’‘“”()[]{}<>*.,;:!?|-–—…«»"
 """Stripped from a word's ends; a word that had any is a cut on that side."""
-_INLINE = re.compile(r"(?::[\w:+.-]+:)?``?[^`]*``?_{0,2}|\]\([^)\s]*\)|<[^>\n]*>|https?://\S+")
+_INLINE = re.compile(r"(?::[\w:+.-]+:)?``?[^`\x00]*``?_{0,2}|\]\([^)\s]*\)|<[^>\n]*>|https?://\S+")
 """Inline code (with a reST role before it), Markdown link targets, HTML tags, URLs."""
 _PLAIN: set[str] = set()
 """Tokens seen to be plain words (letters only, not a stop word)."""
@@ -77,12 +83,30 @@ _READINGS: dict[str, tuple[str, bool, bool]] = {}
 """Every token seen, read (see `_reading`)."""
 CACHE_LIMIT = 500_000
 _WORD = re.compile(r"[^\W_]+")
+_FIELD = re.compile(r"^\s*:[\w-]+:(?:\s|$)")
+"""A reST field or directive option line (`:maxdepth: 2`, `:members:`): values, not prose."""
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:[\w:-]+::|_|\[|\|)")
 _CODE_DIRECTIVE = re.compile(
     r"^\s*\.\.\s+(?:code|code-block|sourcecode|literalinclude|highlight|doctest|testcode|"
     r"testoutput|math|raw|csv-table|productionlist|parsed-literal|graphviz)::",
 )
+
+
+def _may_hold_code(text: str) -> bool:
+    """Whether a text may hold a code block, a directive or a field line: only those need the
+    line-by-line pass. Single characters are looked for first (a one-character `in` is many
+    times faster than a longer one); directives end in `::`."""
+    if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
+        return True
+    if ">" in text and ">>>" in text:
+        return True
+    at = text.find(":")
+    while at != -1:
+        if text[at + 1 : at + 2] == ":" or (at == 0 or text[at - 1] in " \n"):
+            return True
+        at = text.find(":", at + 1)
+    return False
 
 
 def _indent(line: str) -> int:
@@ -103,13 +127,13 @@ class _Prose:
 
     def __call__(self, text: str) -> str:
         idle = self.fence is None and self.block_indent is None and self.pending is None
-        if idle and not (
-            "::" in text or "```" in text or "~~~" in text or ">>>" in text or ".. " in text
-        ):
+        if idle and not _may_hold_code(text):
             return text
         kept: list[str] = []
         for line in text.split("\n"):
-            if self._code(line):
+            if line == BOUNDARY:
+                kept.append(line)
+            elif self._code(line):
                 kept.append("")
             else:
                 kept.append(line)
@@ -145,35 +169,51 @@ class _Prose:
         if _CODE_DIRECTIVE.match(line):
             self.pending = indent
             return True
-        if _DIRECTIVE.match(line):
+        if _DIRECTIVE.match(line) or _FIELD.match(line):
             return True
         if stripped.endswith("::"):
             self.pending = indent
         return False
 
 
-def passage_phrases(passages: Sequence[str]) -> list[Counter[str]]:
+BOUNDARY = "\x00"
+"""Stands between two passages in the one text a document is read as (NUL: never in a text
+document, ASCII so the text keeps Python's fast one-byte form, and a token to `str.split`)."""
+
+
+def passage_phrases(passages: Sequence[str]) -> list[dict[str, int]]:
     """Each passage's candidate phrases as written (words joined by one space), counted.
-    The passages are one document's, in order."""
-    prose = _Prose()
-    return [_phrases(prose(text)) for text in passages]
+    The passages are one document's, in order; they are read as one text with a boundary
+    token between them, which costs less than reading each on its own."""
+    if not passages:
+        return []
+    text = f"\n\n{BOUNDARY}\n\n".join(p.replace(BOUNDARY, " ") for p in passages)
+    found = _phrases(_Prose()(text))
+    return found + [{} for _ in range(len(passages) - len(found))]
 
 
-def _phrases(text: str) -> Counter[str]:
-    """Candidates of one text. Only the tokens that are not plain words (stop words,
-    punctuation, digits, markup) are looked at one by one; a comprehension finds them with one
-    set look-up per token, which costs several times less than a loop over every token or a
-    regular expression that finds the cuts. What a token is never changes, so plain words and
-    the other tokens' readings are remembered (`_PLAIN`, `_READINGS`). A blank line is a cut.
-    `carry` holds the start of a run that began inside a token with punctuation (`(query`)."""
-    if "`" in text or "](" in text or "<" in text or "://" in text:
+def _phrases(text: str) -> list[dict[str, int]]:
+    """Candidates of each passage of one text (passages end at `BOUNDARY`). Only the tokens
+    that are not plain words (stop words, punctuation, digits, markup) are looked at one by
+    one; a comprehension finds them with one set look-up per token, which costs several times
+    less than a loop over every token or a regular expression that finds the cuts. What a token
+    is never changes, so plain words and the other tokens' readings are remembered (`_PLAIN`,
+    `_READINGS`). A blank line is a cut. `carry` holds the start of a run that began inside a
+    token with punctuation (`(query`)."""
+    if (
+        "`" in text
+        or "<" in text
+        or ("]" in text and "](" in text)
+        or ("/" in text and "://" in text)
+    ):
         text = _INLINE.sub(" , ", text)
     tokens = text.replace("\n\n", " . ").split()
     plain, readings = _PLAIN, _READINGS
     if len(readings) > CACHE_LIMIT:
-        plain.clear()
-        readings.clear()
-    found: Counter[str] = Counter()
+        clear_caches()
+    found: dict[str, int] = {}
+    out = [found]
+    get = found.get
     most = MAX_WORDS
     start, carry = 0, _NO_WORDS
     for i in [i for i, token in enumerate(tokens) if token not in plain]:
@@ -191,7 +231,8 @@ def _phrases(text: str) -> Counter[str]:
             run = [*carry, *tokens[start:i]] if size <= most else None
         else:
             if 0 < size <= most:
-                found[" ".join([*carry, *tokens[start:i]])] += 1
+                phrase = " ".join([*carry, *tokens[start:i]])
+                found[phrase] = get(phrase, 0) + 1
             run = []
         if word and run is not None:
             run.append(word)
@@ -199,17 +240,29 @@ def _phrases(text: str) -> Counter[str]:
             carry, start = (tuple(run) if run is not None else _TOO_LONG), i + 1
             continue
         if run and len(run) <= most:
-            found[" ".join(run)] += 1
+            phrase = " ".join(run)
+            found[phrase] = get(phrase, 0) + 1
         carry, start = _NO_WORDS, i + 1
+        if token == BOUNDARY:
+            found = {}
+            out.append(found)
+            get = found.get
     if 0 < len(carry) + len(tokens) - start <= most:
-        found[" ".join([*carry, *tokens[start:]])] += 1
-    return found
+        phrase = " ".join([*carry, *tokens[start:]])
+        found[phrase] = get(phrase, 0) + 1
+    return out
 
 
 _PLAIN_WORD = ("", True, True)
 _NO_WORDS: tuple[str, ...] = ()
 _TOO_LONG = ("",) * (MAX_WORDS + 1)
 """A carried run already longer than a candidate may be."""
+
+
+def clear_caches() -> None:
+    """Forget the tokens read so far."""
+    _PLAIN.clear()
+    _READINGS.clear()
 
 
 def _reading(token: str) -> tuple[str, bool, bool]:
@@ -229,16 +282,19 @@ def _reading(token: str) -> tuple[str, bool, bool]:
 
 
 def _is_word(word: str) -> bool:
-    """Letters (with digits, inner hyphens or apostrophes), at least two characters, not a
-    number: `key-value`, `sha256`; never `a_b`, `a.b`, `5.1`."""
-    if len(word) < 2:
-        return False
+    """Letters (with digits after a letter, inner hyphens or apostrophes), at least two letters:
+    `key-value`, `sha256`, `i18n`; never `a_b`, `a.b`, `5.1`, `100px`, `b1`."""
     bare = word.replace("-", "").replace("'", "").replace("’", "")
-    return bare.isalnum() and not bare.isdigit()
+    if not bare.isalnum() or not bare[:1].isalpha():
+        return False
+    return sum(c.isalpha() for c in bare) > 1
 
 
 def phrase_words(phrase: str) -> list[str]:
     """A phrase's words as the index's tokenizer splits them (letters and digits), lower case."""
+    words = phrase.casefold().split()
+    if all(map(str.isalpha, words)):
+        return words
     return _WORD.findall(phrase.casefold())
 
 
