@@ -65,6 +65,10 @@ class BrowseOperations:
     def _category_summary(self, cat: Category) -> r.CategorySummary:  # pragma: no cover
         raise NotImplementedError
 
+    if TYPE_CHECKING:  # provided by ConceptOperations, which may come later in CatDoc's bases
+
+        def concept_counts(self) -> dict[str, int]: ...
+
     # ------------------------------------------------------------------ index access
     def _read_index(self, action: Callable[[SearchIndex, IndexFacts], Any]) -> tuple[Any, int]:
         """Sync the index, then run `action` with the (cached) counts; also how many documents
@@ -84,11 +88,6 @@ class BrowseOperations:
             return action(index, cached[1]), pending
 
         return engine.read(self.project(), run)
-
-    def _concept_counts(self) -> dict[str, int] | None:
-        """category id → distinct concepts of its documents, when the index has concepts."""
-        counts = getattr(self, "concept_counts", None)
-        return None if counts is None else counts()
 
     # ------------------------------------------------------------------ categories
     def browse_categories(
@@ -139,7 +138,7 @@ class BrowseOperations:
         counted = statistics or sort_by in INDEX_SORTS
         stats: dict[str, r.CategoryStatistics] = {}
         if counted:
-            stats = self._category_statistics(cats, need_concepts=sort_by == "conceptCount")
+            stats = self._category_statistics(cats)
         ordered = _sorted(cats, sort_by, stats)
         page = ordered[offset : offset + limit]
         items: list[r.CategoryItemDetail | r.CategoryItem] = []
@@ -165,24 +164,16 @@ class BrowseOperations:
             else _empty_categories(len(project.categories), needle, offset, len(ordered), category),
         )
 
-    def _category_statistics(
-        self, cats: list[Category], *, need_concepts: bool
-    ) -> dict[str, r.CategoryStatistics]:
+    def _category_statistics(self, cats: list[Category]) -> dict[str, r.CategoryStatistics]:
         facts, _ = self._read_index(lambda _index, facts: facts)
-        concepts = self._concept_counts()
-        if need_concepts and concepts is None:
-            raise CatDocError(
-                VALIDATION_ERROR,
-                "sortBy conceptCount needs concepts, which this index does not hold.",
-                "Sort by name, objectCount, documentCount or chunkCount instead.",
-            )
+        concepts = self.concept_counts()
         out = {}
         for cat in cats:
             found = facts.categories.get(cat.id)
             out[cat.id] = r.CategoryStatistics(
                 document_count=found.documents if found else 0,
                 chunk_count=found.chunks if found else 0,
-                concept_count=None if concepts is None else concepts.get(cat.id, 0),
+                concept_count=concepts.get(cat.id, 0),
             )
         return out
 
@@ -217,7 +208,7 @@ class BrowseOperations:
         if detail == "basic":
             return summary
         full = detail == "comprehensive"
-        concepts = self._concept_counts()
+        concepts = self.concept_counts()
         summary.categories = [
             _summary_category(cat, facts, concepts, full=full) for cat in project.categories
         ]
@@ -302,7 +293,7 @@ def _sorted(
         "popularity": lambda c: -len(c.objects),
         "documentCount": lambda c: -stats[c.id].document_count,
         "chunkCount": lambda c: -stats[c.id].chunk_count,
-        "conceptCount": lambda c: -(stats[c.id].concept_count or 0),
+        "conceptCount": lambda c: -stats[c.id].concept_count,
     }
     key = keys.get(sort_by)
     return list(cats) if key is None else sorted(cats, key=key)
@@ -312,7 +303,6 @@ def _totals(cats: list[Category], stats: dict[str, r.CategoryStatistics]) -> r.C
     n = len(cats)
     documents = sum(s.document_count for s in stats.values())
     chunks = sum(s.chunk_count for s in stats.values())
-    concept_counts = [s.concept_count for s in stats.values()]
     objects = sum(len(c.objects) for c in cats)
     return r.CategoryTotals(
         categories=n,
@@ -320,7 +310,7 @@ def _totals(cats: list[Category], stats: dict[str, r.CategoryStatistics]) -> r.C
         morphisms=sum(len(c.morphisms) for c in cats),
         documents=documents,
         chunks=chunks,
-        concepts=None if None in concept_counts else sum(c or 0 for c in concept_counts),
+        concepts=sum(s.concept_count for s in stats.values()),
         average_objects_per_category=round(objects / n, 1) if n else 0.0,
         average_documents_per_category=round(documents / n, 1) if n else 0.0,
         average_chunks_per_category=round(chunks / n, 1) if n else 0.0,
@@ -348,7 +338,7 @@ def _empty_categories(
 
 
 def _summary_category(
-    cat: Category, facts: IndexFacts, concepts: dict[str, int] | None, *, full: bool
+    cat: Category, facts: IndexFacts, concepts: dict[str, int], *, full: bool
 ) -> r.SummaryCategory:
     from catdoc.search.statistics import CategoryFacts
 
@@ -359,7 +349,7 @@ def _summary_category(
         objects=len(cat.objects),
         documents=found.documents,
         passages=found.chunks,
-        concepts=None if concepts is None else concepts.get(cat.id, 0),
+        concepts=concepts.get(cat.id, 0),
         morphisms=len(cat.morphisms) if full else None,
         oldest=found.oldest if full else None,
         newest=found.newest if full else None,

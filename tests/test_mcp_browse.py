@@ -77,7 +77,9 @@ async def test_list_categories_statistics(client: Client) -> None:
     assert ids(data)[0] == "backend"
     backend = data["categories"][0]["statistics"]
     assert backend["documentCount"] == 2 and backend["chunkCount"] == 6
-    assert "conceptCount" in backend
+    assert backend["conceptCount"] > 0
+    by_concepts = await call(client, "catdoc_list_categories", sortBy="conceptCount", limit=1)
+    assert ids(by_concepts) == ["engineering"]  # its subcategories' concepts count too
     totals = data["statistics"]
     assert totals["categories"] == 5 and totals["documents"] == 3 and totals["chunks"] == 7
     assert totals["mostPopularCategory"] == "backend"
