@@ -757,3 +757,42 @@ class ConceptSourcePage(Page[ConceptSource]):
 
 class ConceptSources(Result):
     concepts: list[ConceptSourcePage] = Field(description="One page of documents per concept.")
+
+
+# ---------------------------------------------------------------- traceability coverage
+class CoverageShare(Result):
+    """`covered` of `total`; `percent` is None when there is nothing to cover."""
+
+    covered: int
+    total: int
+    percent: float | None = Field(description="covered ÷ total × 100, one decimal; None of 0.")
+
+    @classmethod
+    def of(cls, covered: int, total: int) -> CoverageShare:
+        percent = round(100 * covered / total, 1) if total else None
+        return cls(covered=covered, total=total, percent=percent)
+
+
+class FunctorCoverage(Result):
+    """How completely one functor maps its source category and reaches its target."""
+
+    functor: str
+    source_category: str
+    target_category: str
+    objects: CoverageShare = Field(description="Source objects mapped to a target object.")
+    reached: CoverageShare = Field(description="Target objects that are some object's image.")
+    morphisms: CoverageShare = Field(description="Source generators with a morphism mapping.")
+    unmapped_objects: list[str] = Field(default_factory=list)
+    orphans: list[str] = Field(
+        default_factory=list, description="Target objects no source object maps to."
+    )
+    unmapped_morphisms: list[str] = Field(default_factory=list)
+
+
+class CoverageReport(Result):
+    functors: list[FunctorCoverage]
+    minimum: float | None = Field(None, description="The threshold asked for, in percent.")
+    below: list[str] = Field(
+        default_factory=list,
+        description="`functor.share` of every share under the threshold (empty: all pass).",
+    )

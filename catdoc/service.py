@@ -25,6 +25,7 @@ from catdoc.project import (
 from catdoc.service_browse import BrowseOperations
 from catdoc.service_clusters import ClusterOperations
 from catdoc.service_concepts import ConceptOperations
+from catdoc.service_coverage import CoverageOperations
 from catdoc.service_edits import EditOperations
 
 T = TypeVar("T")
@@ -46,7 +47,9 @@ def _page(
     )
 
 
-class CatDoc(EditOperations, ClusterOperations, BrowseOperations, ConceptOperations):
+class CatDoc(
+    EditOperations, ClusterOperations, BrowseOperations, ConceptOperations, CoverageOperations
+):
     """A CatDoc project as a service. Create one per project; it is safe to share across threads.
 
     `start` is any directory inside the project (default: the working directory). The project is

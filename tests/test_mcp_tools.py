@@ -16,6 +16,7 @@ from mcp_project import LONG_WORDS, data_of, error_of, make_project
 from catdoc.mcp_browse_tools import BROWSE_TOOLS
 from catdoc.mcp_cluster_tools import CLUSTER_TOOLS
 from catdoc.mcp_concept_tools import CONCEPT_TOOLS
+from catdoc.mcp_coverage_tools import COVERAGE_TOOLS
 from catdoc.mcp_server import build_server
 from catdoc.mcp_write_tools import WRITE_TOOLS
 from catdoc.service import CatDoc
@@ -310,7 +311,12 @@ BAD_ARGUMENTS: list[tuple[str, dict[str, Any]]] = [
 async def test_lists_every_tool_with_schemas_and_annotations(client: Client) -> None:
     tools = {tool.name: tool for tool in (await client.list_tools()).tools}
     assert set(tools) == (
-        TOOLS | set(WRITE_TOOLS) | set(BROWSE_TOOLS) | set(CLUSTER_TOOLS) | set(CONCEPT_TOOLS)
+        TOOLS
+        | set(WRITE_TOOLS)
+        | set(BROWSE_TOOLS)
+        | set(CLUSTER_TOOLS)
+        | set(CONCEPT_TOOLS)
+        | set(COVERAGE_TOOLS)
     )
     tools = {name: tool for name, tool in tools.items() if name in TOOLS}
     for name, tool in tools.items():
@@ -455,7 +461,12 @@ def test_readme_documents_every_tool() -> None:
     section = readme.split("<!-- section:mcp -->")[1].split("<!-- /section:mcp -->")[0]
     documented = set(re.findall(r"^\| `(catdoc_\w+)` \|", section, re.M))
     assert documented == (
-        TOOLS | set(WRITE_TOOLS) | set(BROWSE_TOOLS) | set(CLUSTER_TOOLS) | set(CONCEPT_TOOLS)
+        TOOLS
+        | set(WRITE_TOOLS)
+        | set(BROWSE_TOOLS)
+        | set(CLUSTER_TOOLS)
+        | set(CONCEPT_TOOLS)
+        | set(COVERAGE_TOOLS)
     )
     for code in ["VALIDATION_ERROR", "NOT_FOUND", "PATH_OUTSIDE_PROJECT", "PROJECT_NOT_FOUND"]:
         assert f"| `{code}` |" in section

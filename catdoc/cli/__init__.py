@@ -5,6 +5,7 @@ from catdoc.cli import browse_commands as browse_commands
 from catdoc.cli import clusters_command as clusters_command
 from catdoc.cli import concepts_command as concepts_command
 from catdoc.cli import core_commands as core_commands
+from catdoc.cli import coverage_command as coverage_command
 from catdoc.cli import dashboard_command as dashboard_command
 from catdoc.cli import edit_commands as edit_commands
 from catdoc.cli import import_command as import_command
