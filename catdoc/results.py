@@ -465,8 +465,9 @@ class CategoryStatistics(Result):
 
     document_count: int = Field(description="Its objects with text (a file or inline content).")
     chunk_count: int = Field(description="Passages (chunks) of those documents.")
-    concept_count: int | None = Field(
-        None, description="Distinct concepts of its documents (None: concepts not available)."
+    concept_count: int = Field(
+        description="Distinct concepts of its documents and its subcategories' documents (as "
+        "catdoc_list_concepts counts them)."
     )
 
 
@@ -488,8 +489,9 @@ class CategoryTotals(Result):
     morphisms: int
     documents: int
     chunks: int
-    concepts: int | None = Field(
-        None, description="Sum of the categories' concept counts (a shared concept counts twice)."
+    concepts: int = Field(
+        description="Sum of the categories' concept counts (a concept shared by two categories, "
+        "or by a category and its parent, counts in both)."
     )
     average_objects_per_category: float
     average_documents_per_category: float
@@ -527,7 +529,7 @@ class SummaryCategory(Result):
     objects: int
     documents: int
     passages: int
-    concepts: int | None = None
+    concepts: int = Field(description="Distinct concepts, its subcategories' included.")
     morphisms: int | None = Field(None, description="Comprehensive detail only.")
     oldest: dt.date | None = Field(None, description="Comprehensive detail only.")
     newest: dt.date | None = Field(None, description="Comprehensive detail only.")
