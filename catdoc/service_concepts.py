@@ -278,23 +278,29 @@ class ConceptOperations:
         def run(index: SearchIndex, tables: _Tables) -> r.ConceptSourcePage:
             refs = _resolve_all(index, tables, concepts)
             order = {ref.key: n for n, ref in enumerate(refs)}
-            found: dict[str, r.ConceptSource] = {}
+            found: dict[str, list[Any]] = {}
             for key, ident, title, category, weight, _ in concept_store.concept_documents(
                 index, list(order)
             ):
                 source = found.get(ident)
                 if source is None:
-                    source = found[ident] = r.ConceptSource(
-                        id=ident, title=title, category=category, concepts=[], weight=0.0
-                    )
-                source.concepts.append(key)
-                source.weight += weight
-            ranked = sorted(found.values(), key=lambda s: (-len(s.concepts), -s.weight, s.id))
-            for source in ranked[offset : offset + limit]:
-                source.concepts.sort(key=order.__getitem__)
-                source.weight = round(source.weight, 4)
+                    source = found[ident] = [0, 0.0, ident, title, category, []]
+                source[0] -= 1
+                source[1] -= weight
+                source[5].append(key)
+            ranked = sorted(found.values())
+            items = [
+                r.ConceptSource(
+                    id=ident,
+                    title=title,
+                    category=category,
+                    concepts=sorted(keys, key=order.__getitem__),
+                    weight=round(-weight, 4),
+                )
+                for _, weight, ident, title, category, keys in ranked[offset : offset + limit]
+            ]
             return r.ConceptSourcePage(
-                items=ranked[offset : offset + limit],
+                items=items,
                 total=len(ranked),
                 limit=limit,
                 offset=offset,
@@ -316,21 +322,26 @@ class ConceptOperations:
 
         def run(index: SearchIndex, tables: _Tables) -> r.ConceptSources:
             refs = _resolve_all(index, tables, concepts)
-            per: dict[str, list[r.ConceptSource]] = {ref.key: [] for ref in refs}
+            per: dict[str, list[tuple[float, str, str, str | None]]] = {ref.key: [] for ref in refs}
             for key, ident, title, category, weight, _ in concept_store.concept_documents(
                 index, list(per)
             ):
-                per[key].append(
-                    r.ConceptSource(
-                        id=ident, title=title, category=category, concepts=[key], weight=weight
-                    )
-                )
+                per[key].append((-weight, ident, title, category))
             pages = []
             for ref in refs:
-                ranked = sorted(per[ref.key], key=lambda s: (-s.weight, s.id))
+                ranked = sorted(per[ref.key])
                 pages.append(
                     r.ConceptSourcePage(
-                        items=ranked[offset : offset + limit],
+                        items=[
+                            r.ConceptSource(
+                                id=ident,
+                                title=title,
+                                category=category,
+                                concepts=[ref.key],
+                                weight=-weight,
+                            )
+                            for weight, ident, title, category in ranked[offset : offset + limit]
+                        ],
                         total=len(ranked),
                         limit=limit,
                         offset=offset,

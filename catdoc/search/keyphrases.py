@@ -24,7 +24,6 @@ tens of microseconds.
 
 from __future__ import annotations
 
-import heapq
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -337,7 +336,7 @@ def rank(
     is the phrase's stemmed words joined by spaces; `phrase_idf`: the sum of its words' IDF,
     0 for a phrase too common to be a concept), with weights in (0, 1] relative to the best;
     ties broken by key so the order is deterministic."""
-    best = heapq.nsmallest(n, [(-c * phrase_idf(key), key) for key, c in counts.items()])
+    best = sorted([(-c * phrase_idf(key), key) for key, c in counts.items()])[:n]
     if not best or best[0][0] >= 0:
         return []
     top = best[0][0]
