@@ -27,6 +27,7 @@ from catdoc.service_clusters import ClusterOperations
 from catdoc.service_concepts import ConceptOperations
 from catdoc.service_coverage import CoverageOperations
 from catdoc.service_edits import EditOperations
+from catdoc.service_impact import ImpactOperations
 
 T = TypeVar("T")
 
@@ -48,7 +49,12 @@ def _page(
 
 
 class CatDoc(
-    EditOperations, ClusterOperations, BrowseOperations, ConceptOperations, CoverageOperations
+    EditOperations,
+    ClusterOperations,
+    BrowseOperations,
+    ConceptOperations,
+    CoverageOperations,
+    ImpactOperations,
 ):
     """A CatDoc project as a service. Create one per project; it is safe to share across threads.
 
