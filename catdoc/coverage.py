@@ -32,6 +32,7 @@ def functor_coverage(project: Project, functor: Functor) -> r.FunctorCoverage:
     reached = {functor.object_mapping[o] for o in mapped}
     generators = [m.id for m in source.morphisms if not m.is_identity] if source else []
     mapped_morphisms = [m for m in generators if m in functor.morphism_mapping]
+    done, done_morphisms = set(mapped), set(mapped_morphisms)
     return r.FunctorCoverage(
         functor=functor.id,
         source_category=functor.source_category,
@@ -39,9 +40,9 @@ def functor_coverage(project: Project, functor: Functor) -> r.FunctorCoverage:
         objects=r.CoverageShare.of(len(mapped), len(sources)),
         reached=r.CoverageShare.of(len(reached), len(targets)),
         morphisms=r.CoverageShare.of(len(mapped_morphisms), len(generators)),
-        unmapped_objects=[o for o in sources if o not in set(mapped)],
+        unmapped_objects=[o for o in sources if o not in done],
         orphans=[o for o in targets if o not in reached],
-        unmapped_morphisms=[m for m in generators if m not in set(mapped_morphisms)],
+        unmapped_morphisms=[m for m in generators if m not in done_morphisms],
     )
 
 
