@@ -12,6 +12,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap
 
 from catdoc.edit.entries import EntryFile
+from catdoc.edit.review_intents import ReviewIntents
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, quoted
 from catdoc.model import DocObject, PathSpec, as_path
 from catdoc.project import CATDOC_DIR, MODEL_FILE, Project, resolve_inside
@@ -93,6 +94,8 @@ class EditBase:
         self.changes: list[Change] = []
         self.touched: set[str] = set()
         self.documents: dict[Path, str] = {}
+        self.reviews = ReviewIntents()
+        """What the operations mean for the review stamps (`catdoc.edit.reviews`)."""
         self._files: dict[str, EntryFile] = {}
         self._index = ModelIndex.of(project)
 

@@ -100,6 +100,7 @@ class MappingOperations(EditBase):
         rel = self._index.functor_file.pop(functor_id)
         self._file(rel).remove("functors", functor_id)
         del self._index.functors[functor_id]
+        self.reviews.dropped_owner("functor", functor_id)
         self._note("functor", functor_id, "removed")
 
     def set_mapping(
@@ -145,9 +146,12 @@ class MappingOperations(EditBase):
                 self._check_path(
                     value, target, "FUN_IMAGE_UNKNOWN_MORPHISM", f"Functor {functor_id}: F({gen})"
                 )
+        before_objects, before_morphisms = self._functor_view(functor_id)
         node = self._functor_node(functor_id)
         changed = set_entries(node, "objectMapping", objects)
         changed = set_entries(node, "morphismMapping", morphisms) or changed
+        self.reviews.entries_set("object mapping", functor_id, before_objects, objects)
+        self.reviews.entries_set("morphism mapping", functor_id, before_morphisms, morphisms)
         if changed:
             detail = ", ".join(
                 [_entry_change(k, v) for k, v in objects.items()]
@@ -226,6 +230,7 @@ class MappingOperations(EditBase):
         rel = self._index.nat_file.pop(nat_id)
         self._file(rel).remove("naturalTransformations", nat_id)
         del self._index.nats[nat_id]
+        self.reviews.dropped_owner("nat", nat_id)
         self._note("natural transformation", nat_id, "removed")
 
     def set_components(self, nat_id: str, components: Mapping[str, PathSpec | None]) -> None:
@@ -250,6 +255,8 @@ class MappingOperations(EditBase):
                     "NAT_COMPONENT_UNKNOWN_MORPHISM",
                     f"Natural transformation {nat_id}: component at {obj}",
                 )
+        before = self._components_view(nat_id)
+        self.reviews.entries_set("component", nat_id, before, components)
         if set_entries(self._nat_node(nat_id), "components", dict(components)):
             detail = ", ".join(_entry_change(k, v) for k, v in components.items())
             self._note("natural transformation", nat_id, "updated", detail[:500])

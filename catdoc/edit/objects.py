@@ -32,6 +32,7 @@ from catdoc.edit.nodes import (
 from catdoc.errors import VALIDATION_ERROR, CatDocError, closest
 from catdoc.model import as_path
 from catdoc.project import CATDOC_DIR, CONFIG_FILE, resolve_inside
+from catdoc.review_links import LinkRef
 
 
 class ObjectOperations(EditBase):
@@ -252,6 +253,7 @@ class ObjectOperations(EditBase):
             node["metadata"] = to_yaml(meta)
         self._append_item(category_id, "morphisms", node)
         self._index.morphisms[morphism_id] = MorphismEnds(category_id, source, target)
+        self.reviews.created(LinkRef("morphism", morphism_id))
         self._note("morphism", morphism_id, "created", f"{source} → {target} in {category_id}")
         return morphism_id
 
@@ -266,6 +268,7 @@ class ObjectOperations(EditBase):
             drop()
         self._remove_item(mor.category, "morphisms", morphism_id)
         del self._index.morphisms[morphism_id]
+        self.reviews.dropped(LinkRef("morphism", morphism_id))
         self._note("morphism", morphism_id, "removed", f"from {mor.category}")
 
     def _morphism_uses(self, morphism_id: str, cat_id: str) -> list[tuple[str, Any]]:

@@ -13,9 +13,10 @@ from catdoc.edit.base import IN_USE, Change
 from catdoc.edit.mappings import MappingOperations
 from catdoc.edit.objects import ObjectOperations
 from catdoc.edit.renames import RenameOperations
+from catdoc.edit.reviews import ReviewOperations
 
 
-class ModelEdit(ObjectOperations, MappingOperations, RenameOperations):
+class ModelEdit(ObjectOperations, MappingOperations, RenameOperations, ReviewOperations):
     """The operations of one transaction. Faces never build one: they call the service."""
 
 

@@ -17,6 +17,7 @@ from catdoc.edit.nodes import (
     rename_value,
 )
 from catdoc.errors import VALIDATION_ERROR, CatDocError
+from catdoc.fingerprints import text_fingerprint
 from catdoc.model import as_path
 from catdoc.project import resolve_inside
 
@@ -44,6 +45,7 @@ class RenameOperations(EditBase):
         if old in self._index.nats:
             self._check_new_id("natural transformation", new, self._index.nats)
             self._nat_node(old)["id"] = new
+            self.reviews.renamed("natural transformation", old, new)
             self._rekey(self._index.nats, old, new)
             self._rekey(self._index.nat_file, old, new)
             self._renamed("natural transformation", old, new)
@@ -62,6 +64,9 @@ class RenameOperations(EditBase):
         self._check_new_id("object", new, self._index.object_category)
         cat_id = self._index.object_category[old]
         self._object_node(cat_id, old)["id"] = new
+        self.reviews.renamed(
+            "object", old, new, functors=tuple(self._index.functors), nats=tuple(self._index.nats)
+        )
         for mor_id, mor in self._index.morphisms.items():
             if mor.category != cat_id or old not in (mor.source, mor.target):
                 continue
@@ -90,6 +95,7 @@ class RenameOperations(EditBase):
         self._check_new_id("morphism", new, self._index.morphisms)
         mor = self._index.morphisms[old]
         self._item(mor.category, "morphisms", old)["id"] = new
+        self.reviews.renamed("morphism", old, new, functors=tuple(self._index.functors))
         if any(old in flat(eq) for eq in self._equations_view(mor.category)):
             for equation in self._category_node(mor.category).get("equations") or []:
                 rename_in_paths(equation, old, new)
@@ -142,12 +148,17 @@ class RenameOperations(EditBase):
                 untouched = path in self.documents or path.read_bytes() == text.encode()
                 if renamed != text and untouched:
                     self.documents[path] = renamed
+                    self.reviews.carried(current, text_fingerprint(text), text_fingerprint(renamed))
                     self._note("document", obj.path, "updated", f"{needle} → {sigil}{new}")
             elif obj.content and needle in obj.content:
                 home = self._index.object_category.get(current)
                 node = self._item(home, "objects", current) if home else None
                 if node is not None and isinstance(node.get("content"), str):
-                    node["content"] = rename_mentions(node["content"], old, new, sigil=sigil)
+                    before = str(node["content"])
+                    node["content"] = rename_mentions(before, old, new, sigil=sigil)
+                    self.reviews.carried(
+                        current, text_fingerprint(before), text_fingerprint(node["content"])
+                    )
 
     def _rename_category(self, old: str, new: str) -> None:
         self._check_new_id("category", new, self._index.category_file)
@@ -188,6 +199,7 @@ class RenameOperations(EditBase):
     def _rename_functor(self, old: str, new: str) -> None:
         self._check_new_id("functor", new, self._index.functors)
         self._functor_node(old)["id"] = new
+        self.reviews.renamed("functor", old, new)
         for nat_id, (source, target) in list(self._index.nats.items()):
             if old in (source, target):
                 node = self._nat_node(nat_id)

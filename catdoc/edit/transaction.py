@@ -7,8 +7,8 @@ Every writer (the importer, the MCP tools, the CLI, the TUI) goes through `edit_
 3. read the model as it is now (the caller's copy is reused when its files are unchanged) and
    compare its version with the caller's `expected_version` (`CONFLICT` when they differ);
 4. run the operations; any refusal raises before anything is written;
-5. check every changed file still is a valid model file, then write them and any documents
-   together (`catdoc.journal`);
+5. check every changed file still is a valid model file, then write them, any documents and
+   the review stamps (`catdoc.edit.reviews`) together (`catdoc.journal`);
 6. load the result and return the findings that concern what was touched.
 """
 
@@ -23,11 +23,13 @@ import yaml_rs
 from pydantic import ValidationError
 
 from catdoc.edit.operations import Change, ModelEdit
+from catdoc.edit.reviews import finish_reviews
 from catdoc.errors import CONFLICT, VALIDATION_ERROR, CatDocError
 from catdoc.journal import commit_files, pending, recover
 from catdoc.lock import project_lock
 from catdoc.model import ModelFile
 from catdoc.project import Project, load_project, model_version
+from catdoc.reviews import reviews_path
 from catdoc.validate import Report, validate_project
 
 T = TypeVar("T")
@@ -78,24 +80,26 @@ def edit_model(
         edit = ModelEdit(project)
         value = apply(edit)
         texts = edit.rendered()
-        for rel, text in texts.items():
-            _check_model_text(rel, text)
+        models = {rel: _check_model_text(rel, text) for rel, text in texts.items()}
         writes: dict[Path, str] = {root / rel: text for rel, text in texts.items()}
         writes.update(edit.documents)
+        stamps = finish_reviews(edit, models)
+        if stamps is not None:
+            writes[reviews_path(root)] = stamps
         if not writes:
             return Outcome(value, edit.changes, [], project, None, edit.touched)
         commit_files(root, writes)
-        after = load_project(root)
+        after = load_project(root) if texts or edit.documents else project
     report = validate_project(after) if validate else None
     files = sorted(path.relative_to(root).as_posix() for path in writes)
     return Outcome(value, edit.changes, files, after, report, edit.touched)
 
 
-def _check_model_text(rel: str, text: str) -> None:
+def _check_model_text(rel: str, text: str) -> ModelFile:
     """The edited file must still parse and match the file format (else nothing is written)."""
     try:
         data = yaml_rs.loads(text) if text.strip() else None
-        ModelFile.model_validate(data or {})
+        return ModelFile.model_validate(data or {})
     except (yaml_rs.YAMLDecodeError, ValueError, ValidationError) as exc:
         raise CatDocError(
             VALIDATION_ERROR,

@@ -1,0 +1,388 @@
+"""`.catdoc/reviews.yaml`: the review stamps of the project's links, read and written.
+
+```yaml
+version: 1
+stamps:
+  morphism:auth-uses-user: {source: {req-auth: 3f2a9c0d1e5b7a64}, target: {req-user: …}, at: …}
+  functor:specify:object:req-auth: {source: {req-auth: …}, target: {spec-auth: …}, by: Ada, at: …}
+```
+
+Each stamp is keyed by its link (see `catdoc.review_links`) and holds, for each end, the ids of
+the documents there with their fingerprints (`catdoc.fingerprints`) when a person reviewed it.
+One stamp per line keeps diffs readable and lets an edit replace, add or drop single lines: the
+rest of the file, comments included, stays byte for byte. A file laid out otherwise by hand is
+edited through a ruamel round trip instead (comments kept, slower). Writes happen only inside the
+edit transaction (`catdoc.edit`), under the project lock and together with the model files.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import io
+import json
+import os
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from ruamel.yaml.comments import CommentedMap
+from ruamel.yaml.error import YAMLError
+
+from catdoc import yaml_lines, yaml_source
+from catdoc.errors import LOAD_ERROR, CatDocError
+from catdoc.project import CATDOC_DIR, inside_catdoc
+
+REVIEWS_FILE = "reviews.yaml"
+REVIEWS_REL = f"{CATDOC_DIR}/{REVIEWS_FILE}"
+FORMAT_VERSION = 1
+MAX_FINGERPRINT = 64
+"""Longest fingerprint accepted (CatDoc writes 16 hex digits or a word such as `missing`)."""
+
+HEADER = (
+    "# Review stamps of CatDoc links: the fingerprints of the documents at both ends of each link\n"
+    "# when it was last reviewed. Written by `catdoc review` and the edit commands; a link whose\n"
+    "# documents changed since is suspect (`catdoc suspects`).\n"
+)
+
+
+class Stamp(BaseModel):
+    """One link's stamp: for each end, document id → fingerprint; who and when, if known."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: dict[str, str] = Field(default_factory=dict)
+    target: dict[str, str] = Field(default_factory=dict)
+    by: str | None = None
+    at: str | None = None
+
+    @field_validator("source", "target", "by", "at", mode="before")
+    @classmethod
+    def _dates_as_text(cls, value: Any) -> Any:
+        """The YAML reader turns timestamp-like scalars (even quoted ones) into dates."""
+        if isinstance(value, dict):
+            return {as_text(k): as_text(v) for k, v in value.items()}
+        return as_text(value)
+
+    @field_validator("source", "target")
+    @classmethod
+    def _short(cls, value: dict[str, str]) -> dict[str, str]:
+        for fingerprint in value.values():
+            if len(fingerprint) > MAX_FINGERPRINT:
+                raise ValueError(f"a fingerprint is at most {MAX_FINGERPRINT} characters")
+        return value
+
+    def plain(self) -> dict[str, Any]:
+        """The stamp as the file holds it (absent `by` / `at` left out)."""
+        data: dict[str, Any] = {"source": dict(self.source), "target": dict(self.target)}
+        if self.by is not None:
+            data["by"] = self.by
+        if self.at is not None:
+            data["at"] = self.at
+        return data
+
+
+def as_text(value: Any) -> Any:
+    """A date or time as the text CatDoc writes for it (`2026-11-23T05:18:00Z`); else `value`."""
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None and value.utcoffset() == dt.timedelta(0):
+            value = value.replace(tzinfo=None)
+            return value.isoformat() + "Z"
+        return value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+class _ReviewsFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = FORMAT_VERSION
+    stamps: dict[str, Stamp] = Field(default_factory=dict)
+
+    @field_validator("stamps", mode="before")
+    @classmethod
+    def _none_is_empty(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {as_text(k): v for k, v in value.items()}
+        return {} if value is None else value
+
+
+@dataclass(frozen=True)
+class ReviewBook:
+    """The stamps as read from `reviews.yaml`, with the text they came from."""
+
+    stamps: dict[str, Stamp]
+    text: str
+    digest: str
+
+
+def reviews_path(root: Path) -> Path:
+    return root / CATDOC_DIR / REVIEWS_FILE
+
+
+def read_reviews(root: Path) -> ReviewBook | None:
+    """The project's stamps; None when `reviews.yaml` does not exist (reviews are off).
+
+    A broken file raises LOAD_ERROR at its `file:line`; a symlink leading out of the project,
+    a file over the size limit, NUL bytes or nesting too deep are refused the same way."""
+    path = reviews_path(root)
+    if not os.path.lexists(path):
+        return None
+    inside_catdoc(root, path)
+    if not path.is_file():
+        raise CatDocError(
+            LOAD_ERROR,
+            f"{REVIEWS_REL}: is not a regular file.",
+            f"Remove it, or replace it by the {REVIEWS_FILE} from version control.",
+        )
+    yaml_source.check_size(path, REVIEWS_REL)
+    text = yaml_source.read_text(path, REVIEWS_REL)
+    return parse_reviews(text)
+
+
+_CACHE: dict[str, ReviewBook] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def parse_reviews(text: str) -> ReviewBook:
+    """The stamps of a `reviews.yaml` text (the last few texts parsed are remembered)."""
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    with _CACHE_LOCK:
+        found = _CACHE.get(digest)
+    if found is not None:
+        return found
+    book = ReviewBook(_validate(text), text, digest)
+    with _CACHE_LOCK:
+        if len(_CACHE) >= 4:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[digest] = book
+    return book
+
+
+def _validate(text: str) -> dict[str, Stamp]:
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        raise yaml_source.load_error(
+            f"{REVIEWS_REL}:{line}",
+            "the file holds a NUL byte; it is not a text file.",
+            f"Restore {REVIEWS_FILE} from version control, or delete it and run "
+            "`catdoc review --all`.",
+        )
+    data = yaml_source.parse(text, REVIEWS_REL)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise yaml_source.load_error(
+            f"{REVIEWS_REL}:1",
+            f"the top level must be a mapping with `version` and `stamps`, not a "
+            f"{type(data).__name__}.",
+            "Start the file with `version: 1` and `stamps:` (or delete it and run "
+            "`catdoc review --all`).",
+        )
+    try:
+        parsed = _ReviewsFile.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        line = yaml_lines.lines_of(text, [loc])[0]
+        where = ".".join(yaml_source.shown(part) for part in loc) or "(top level)"
+        raise yaml_source.load_error(
+            f"{REVIEWS_REL}:{line}",
+            f"{where}: {err['msg']}"
+            + (f" (and {exc.error_count() - 1} more problem(s))" if exc.error_count() > 1 else ""),
+            "Each stamp is `LINK: {source: {ID: FINGERPRINT}, target: {ID: FINGERPRINT}, by: "
+            "NAME, at: TIME}`; fix the entry, or drop it and review the link again.",
+        ) from None
+    except ValueError:  # an integer too long to turn into text
+        raise yaml_source.value_error(text, REVIEWS_REL, "integer") from None
+    if parsed.version != FORMAT_VERSION:
+        raise yaml_source.load_error(
+            f"{REVIEWS_REL}:1",
+            f"version {parsed.version} is not known (this CatDoc reads version {FORMAT_VERSION}).",
+            "Upgrade CatDoc, or restore the file from version control.",
+        )
+    return parsed.stamps
+
+
+# ---------------------------------------------------------------------------------- writing
+_PLAIN = re.compile(r"[A-Za-z_][\w.\-/+]*(?::[\w.\-/+]+)*")
+_RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "y", "n"}
+
+
+def scalar(value: str) -> str:
+    """`value` as a YAML scalar: plain when that reads back as the same text, else quoted."""
+    if _PLAIN.fullmatch(value) and value.lower() not in _RESERVED:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def stamp_line(key: str, stamp: Stamp, indent: int = 2) -> str:
+    """One stamp as one line of the `stamps:` mapping."""
+
+    def ends(side: dict[str, str]) -> str:
+        return "{" + ", ".join(f"{scalar(k)}: {scalar(v)}" for k, v in side.items()) + "}"
+
+    parts = [f"source: {ends(stamp.source)}", f"target: {ends(stamp.target)}"]
+    if stamp.by is not None:
+        parts.append(f"by: {scalar(stamp.by)}")
+    if stamp.at is not None:
+        parts.append(f"at: {scalar(stamp.at)}")
+    return f"{' ' * indent}{scalar(key)}: {{{', '.join(parts)}}}\n"
+
+
+def new_text(stamps: dict[str, Stamp]) -> str:
+    """A fresh `reviews.yaml`."""
+    body = "".join(stamp_line(key, stamps[key]) for key in sorted(stamps))
+    return f"{HEADER}version: {FORMAT_VERSION}\nstamps:" + ("\n" + body if body else " {}\n")
+
+
+def render(book: ReviewBook | None, stamps: dict[str, Stamp]) -> str | None:
+    """The new text of `reviews.yaml` holding `stamps`; None when nothing changes."""
+    if book is None:
+        return new_text(stamps)
+    if stamps == book.stamps:
+        return None
+    spliced = _splice(book, stamps)
+    if spliced is not None:
+        return spliced
+    return _round_trip(book, stamps)
+
+
+_STAMPS_KEY = re.compile(r"stamps:[ \t]*(\{\}[ \t]*)?(#.*)?")
+_ENTRY_KEY = re.compile(
+    r"( +)(\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'|[^\s\"'#{\[\]},&*!|>%@`][^\s]*?):(?:[ \t]|$)"
+)
+"""A stamp's key at the start of its line: double-quoted, single-quoted or plain."""
+
+
+def _meaningful(line: str) -> bool:
+    body = line.strip()
+    return bool(body) and not body.startswith("#")
+
+
+def _key_of(raw: str) -> str | None:
+    if raw.startswith('"'):
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            return None
+        return value if isinstance(value, str) else None
+    if raw.startswith("'"):
+        return raw[1:-1].replace("''", "'")
+    return raw
+
+
+def _splice(book: ReviewBook, stamps: dict[str, Stamp]) -> str | None:
+    """The file with changed stamp lines replaced, dropped ones cut and new ones appended after
+    the last; None when the layout does not allow it or the result would not read back right."""
+    text = book.text
+    if "\r" in text or "\t" in text or not text.endswith("\n"):
+        return None
+    lines = text.split("\n")[:-1]
+    heads = [n for n, line in enumerate(lines) if _STAMPS_KEY.fullmatch(line)]
+    if len(heads) != 1:
+        return None
+    head = heads[0]
+    stop = next(
+        (n for n in range(head + 1, len(lines)) if _meaningful(lines[n]) and lines[n][0] != " "),
+        len(lines),
+    )
+    entries: dict[str, tuple[int, int]] = {}  # key → (first line, line after its last)
+    starts: list[tuple[int, str]] = []
+    indent: int | None = None
+    for n in range(head + 1, stop):
+        if not _meaningful(lines[n]):
+            continue
+        column = len(lines[n]) - len(lines[n].lstrip(" "))
+        indent = column if indent is None else indent
+        if column < indent:
+            return None
+        if column == indent:
+            match = _ENTRY_KEY.match(lines[n])
+            key = _key_of(match.group(2)) if match else None
+            if key is None or key in entries:
+                return None
+            starts.append((n, key))
+            entries[key] = (n, n + 1)
+    if starts and _STAMPS_KEY.fullmatch(lines[head]).group(1):  # type: ignore[union-attr]
+        return None  # `stamps: {}` followed by entries: not a layout CatDoc writes
+    bounds = [n for n, _ in starts[1:]] + [stop]
+    for (start, key), end in zip(starts, bounds, strict=True):
+        while end - 1 > start and not _meaningful(lines[end - 1]):
+            end -= 1
+        entries[key] = (start, end)
+    width = indent if indent is not None else 2
+    replaced: dict[int, tuple[int, str]] = {}  # first line → (line after, new text)
+    for key, (start, end) in entries.items():
+        if key not in stamps:
+            replaced[start] = (end, "")
+        elif stamps[key] != book.stamps.get(key):
+            replaced[start] = (end, stamp_line(key, stamps[key], width))
+    added = "".join(
+        stamp_line(key, stamps[key], width) for key in sorted(stamps) if key not in entries
+    )
+    after = max((end for _, end in entries.values()), default=head + 1)
+    out: list[str] = []
+    n = 0
+    while n < len(lines):
+        if n in replaced:
+            n, new = replaced[n]
+            out.append(new)
+        else:
+            line = lines[n]
+            if n == head and added and not entries:
+                line = "stamps:" + (" #" + line.split("#", 1)[1] if "#" in line else "")
+            out.append(line + "\n")
+            n += 1
+        if n == after and added:
+            out.append(added)
+            added = ""
+    spliced = "".join(out)
+    try:
+        return spliced if _validate(spliced) == stamps else None
+    except CatDocError:
+        return None
+
+
+def _round_trip(book: ReviewBook, stamps: dict[str, Stamp]) -> str:
+    """The whole file through ruamel (comments kept), for layouts the splice declines."""
+    from catdoc.edit.entries import roundtrip_yaml
+
+    try:
+        doc = roundtrip_yaml().load(book.text)
+    except YAMLError:
+        doc = None
+    if not isinstance(doc, dict):
+        return new_text(stamps)
+    held = doc.get("stamps")
+    if not isinstance(held, dict):
+        held = doc["stamps"] = CommentedMap()
+    for key in [k for k in held if str(k) not in stamps]:
+        del held[key]
+    for key, stamp in stamps.items():
+        if book.stamps.get(key) != stamp or key not in held:
+            node = CommentedMap(stamp.plain())
+            node.fa.set_flow_style()
+            held[key] = node
+    buffer = io.StringIO()
+    roundtrip_yaml().dump(doc, buffer)
+    return buffer.getvalue()
+
+
+__all__ = [
+    "REVIEWS_FILE",
+    "REVIEWS_REL",
+    "ReviewBook",
+    "Stamp",
+    "new_text",
+    "parse_reviews",
+    "read_reviews",
+    "render",
+    "reviews_path",
+    "scalar",
+    "stamp_line",
+]
