@@ -609,12 +609,14 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
             ),
         ] = False,
         includeClusters: Annotated[
-            bool,
+            bool | None,
             Field(
                 description="Give each hit its document's cluster (clusterId, clusterName). "
-                "The first search after a model change computes the clusters; false skips it."
+                "null (default): when the clusters are at hand; after a model change they "
+                "are computed in the background and a note says the hits carry none yet. "
+                "true: wait for them (seconds on a large library); false: never."
             ),
-        ] = True,
+        ] = None,
     ) -> r.SearchResponse:
         chosen = filters or r.SearchFilters()
         if domain is not None:

@@ -703,11 +703,12 @@ class CatDoc(
         debug: bool = False,
         progress: Progress | None = None,
         include_content: bool = False,
-        include_clusters: bool = False,
+        include_clusters: bool | None = False,
     ) -> r.SearchResponse:
         """Ranked documents or passages for a query, filtered (AND) by `filters`. Each hit
         carries its document's card (`summary`); with `include_content` also its text, with
-        `include_clusters` its document's cluster (the first call computes the clusters).
+        `include_clusters` its document's cluster (True waits for the clusters to be computed;
+        None uses them when at hand and otherwise has them computed in the background).
 
         `mode` and `limit` default to the project's `search` settings in config.yaml, and
         `search.vectors` decides whether hybrid ranking uses vectors (config.yaml is read on its

@@ -4,6 +4,7 @@ documents' concepts or the stored document vectors change."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -135,6 +136,27 @@ class ClusterOperations:
         ]
         fields = {name: getattr(cluster, name) for name in r.ClusterSummary.model_fields}
         return r.ClusterDetail(**fields, members=members, member_limit=limit, member_offset=offset)
+
+    def ready_clusters(self) -> tuple[dict[str, str], Callable[[str], r.Cluster]] | None:
+        """(`cluster_of()`, `cluster`) when the current clustering is at hand; otherwise None,
+        and it is computed on a background thread (one at a time), so a search that only
+        decorates its hits with clusters never waits seconds for Louvain."""
+        project = self.project()
+        cache = self.derived("clusters", lambda _p: _Cache())
+        concepts, vectors = self._concepts(), self._vector_stamp(project)
+        if cache.value is not None and cache.concepts is concepts and cache.key == vectors:
+            value = cache.value
+            return value.of, value.by_id.__getitem__
+        if not cache.lock.locked():
+            threading.Thread(
+                target=self._clustering_quietly, name="catdoc-clusters", daemon=True
+            ).start()
+        return None
+
+    def _clustering_quietly(self) -> None:
+        """`_clustering` for a background thread: a failure shows on the next direct use."""
+        with contextlib.suppress(Exception):
+            self._clustering()
 
     # ------------------------------------------------------------------ computing
     def _clustering(self) -> Clustering:

@@ -265,3 +265,24 @@ def test_documents_sharing_rare_concepts_cluster_together(tmp_path: Path) -> Non
     }
     kerberos = svc.cluster(svc.cluster_of()["d0"])
     assert any("kerberos" in concept.casefold() for concept in kerberos.top_concepts)
+
+
+def test_a_search_never_waits_for_the_clusters_unless_asked(tmp_path: Path) -> None:
+    """By default hits carry clusters only when they are at hand; the first such search has
+    them computed in the background and says so."""
+    import time
+
+    from catdoc.search import CLUSTERS_PENDING
+
+    svc = CatDoc(write_project(tmp_path / "p"))
+    first = svc.search("alpha", include_clusters=None)
+    if first.results and all(hit.cluster_id is None for hit in first.results):
+        assert CLUSTERS_PENDING in first.notes
+    for _ in range(600):  # the background computation (bounded; no time is asserted)
+        if svc.ready_clusters() is not None:
+            break
+        time.sleep(0.05)
+    ready = svc.search("alpha", include_clusters=None)
+    assert CLUSTERS_PENDING not in ready.notes
+    of = svc.cluster_of()
+    assert [hit.cluster_id for hit in ready.results] == [of.get(hit.id) for hit in ready.results]

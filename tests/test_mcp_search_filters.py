@@ -101,7 +101,10 @@ async def test_cards_only_and_cards_on_every_hit(client: Client) -> None:
 
 
 async def test_cluster_filter_and_cluster_info_by_default(client: Client) -> None:
-    data = await search(client)
+    first = await search(client)  # the clusters are not computed yet: the search does not wait
+    if all(hit["clusterId"] is None for hit in first["results"]):
+        assert any("computed in the background" in note for note in first["notes"])
+    data = await search(client, includeClusters=True)  # waits for them
     clusters = {hit["clusterId"] for hit in data["results"]} - {None}
     assert clusters and all(
         hit["clusterName"] for hit in data["results"] if hit["clusterId"] is not None
@@ -111,6 +114,10 @@ async def test_cluster_filter_and_cluster_info_by_default(client: Client) -> Non
     within = await search(client, filters={"clusterId": chosen})
     assert ids(within) == members
     assert {hit["clusterId"] for hit in within["results"]} == {chosen}
+    later = await search(client)  # computed now: the default carries them
+    assert [hit["clusterId"] for hit in later["results"]] == [
+        hit["clusterId"] for hit in data["results"]
+    ]
     off = await search(client, includeClusters=False)
     assert all(hit["clusterId"] is None for hit in off["results"])
     error = error_of(

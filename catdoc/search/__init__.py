@@ -29,12 +29,12 @@ def run_search(
     vectors: str = "auto",
     progress: Progress | None = None,
     include_content: bool = False,
-    include_clusters: bool = False,
+    include_clusters: bool | None = False,
 ) -> SearchResponse:
     """Ranked documents or chunks for `query`, filtered (AND) by `filters`. `vectors` is the
     project's `search.vectors` setting (`auto` or `off`); `progress` hears of the indexing
     and embedding the query waits for; `include_content` puts each hit's text in it, and
-    `include_clusters` its document's cluster."""
+    `include_clusters` its document's cluster (None: only when already computed)."""
     response = service.search_engine().search(
         service,
         query,
@@ -48,6 +48,20 @@ def run_search(
         progress=progress or no_progress,
         include_content=include_content,
     )
-    if include_clusters:
-        attach_clusters(response.results, service.cluster_of(), service.cluster)
+    if include_clusters is not False and response.results:
+        ready = (
+            (service.cluster_of(), service.cluster)
+            if include_clusters
+            else service.ready_clusters()
+        )
+        if ready is None:
+            response.notes.append(CLUSTERS_PENDING)
+        else:
+            attach_clusters(response.results, *ready)
     return response
+
+
+CLUSTERS_PENDING = (
+    "The clusters are being computed in the background (seconds for a large library): these "
+    "hits carry no cluster yet; the next searches will."
+)
