@@ -798,3 +798,55 @@ class CoverageReport(Result):
         default_factory=list,
         description="`functor.share` of every share under the threshold (empty: all pass).",
     )
+
+
+class ChangedDocument(Result):
+    """A document at one end of a suspect link, changed since the review."""
+
+    object_id: str
+    side: Literal["source", "target"]
+    path: str | None = None
+    reviewed_fingerprint: str | None = Field(
+        None, description="Its fingerprint at the review (null: it was not at this end then)."
+    )
+    current_fingerprint: str | None = Field(
+        None, description="Its fingerprint now (null: it is no longer at this end)."
+    )
+    diff: list[str] = Field(
+        default_factory=list, description="Unified diff from the reviewed text to the text now."
+    )
+    diff_revision: str | None = Field(None, description="The git commit holding the reviewed text.")
+    diff_note: str = Field("", description="Why there is no diff, when there is none.")
+    diff_truncated: int = Field(0, description="Diff lines left out.")
+
+
+class SuspectLink(Result):
+    """A link that needs a review: its documents changed since its stamp, or it has none."""
+
+    key: str = Field(description="The link's key in .catdoc/reviews.yaml; `catdoc review KEY`.")
+    kind: Literal["morphism", "object mapping", "morphism mapping", "component"]
+    owner: str = Field(description="The morphism, functor or natural transformation id.")
+    item: str = Field("", description="The mapped object or morphism, or the component's object.")
+    status: Literal["changed", "unreviewed"]
+    changed_ends: list[Literal["source", "target"]] = Field(default_factory=list)
+    reason: str
+    source: list[str] = Field(default_factory=list, description="Document ids at the source end.")
+    target: list[str] = Field(default_factory=list, description="Document ids at the target end.")
+    reviewed_at: str | None = None
+    reviewed_by: str | None = None
+    location: str = ""
+    documents: list[ChangedDocument] = Field(default_factory=list)
+
+
+class SuspectReport(Result):
+    enabled: bool = Field(
+        description="Reviews are on: .catdoc/reviews.yaml exists (`catdoc review --all` starts)."
+    )
+    links_checked: int = 0
+    changed_total: int = 0
+    unreviewed_total: int = 0
+    total: int = Field(0, description="Links needing a review (changed + unreviewed).")
+    offset: int = 0
+    limit: int = 0
+    suspects: list[SuspectLink] = Field(default_factory=list)
+    message: str = ""
