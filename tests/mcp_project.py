@@ -95,3 +95,12 @@ def data_of(result: CallToolResult) -> dict[str, Any]:
     assert result.structured_content is not None
     assert json.loads(result.content[0].text) == result.structured_content  # type: ignore[union-attr]
     return result.structured_content
+
+
+async def served_tools(root: Path) -> set[str]:
+    """The tool names an in-process server for `root` registers: what a server started any
+    other way (stdio, a broken project) must list too."""
+    from catdoc.mcp_server import build_server
+    from catdoc.service import CatDoc
+
+    return {tool.name for tool in await build_server(CatDoc(root)).list_tools()}
