@@ -18,6 +18,7 @@ from catdoc.errors import not_found
 from catdoc.project import Project
 from catdoc.validate.codes import CODES, Code
 from catdoc.validate.report import Finding, FunctorLaws, Report, Summary, render_report
+from catdoc.validate.suspects import check_suspects
 from catdoc.validate.validator import _Validator
 
 _T = TypeVar("_T")
@@ -46,6 +47,7 @@ def validate_project(
         cat = _scope(v, project.category_by_id, category, "Category")
         v.check_duplicates({id(cat), *map(id, cat.objects), *map(id, cat.morphisms)})
         v.check_category(cat)
+        check_suspects(v, cat.id)
         summary.categories_checked = 1
     elif functor is not None:
         fun = _scope(v, project.functor_by_id, functor, "Functor")
@@ -66,6 +68,7 @@ def validate_project(
             summary.functor_laws.append(v.check_functor(fun))
         for nat in project.natural_transformations:
             v.check_nat(nat)
+        check_suspects(v)
         summary.categories_checked = len(project.categories)
         summary.functors_checked = len(project.functors)
         summary.natural_transformations_checked = len(project.natural_transformations)

@@ -55,6 +55,7 @@ class Code(StrEnum):
     NAT_SQUARE_FAILS = "NAT_SQUARE_FAILS"
     NAT_SQUARE_UNKNOWN = "NAT_SQUARE_UNKNOWN"
     NAT_SQUARE_NOT_CHECKED = "NAT_SQUARE_NOT_CHECKED"
+    SUSPECT_LINK = "SUSPECT_LINK"
 
 
 @dataclass(frozen=True)
@@ -317,6 +318,12 @@ _TABLE: list[tuple[Code, Severity, str, str]] = [
         "info",
         "squares not checked because a functor or component is broken",
         "fix the errors reported for them",
+    ),
+    (
+        Code.SUSPECT_LINK,
+        "warning",
+        "a link's documents changed since its review, or it was never reviewed (reviews on)",
+        "read both ends (`catdoc suspects` shows the diff), then `catdoc review KEY`",
     ),
 ]
 CODES: dict[Code, CodeInfo] = {code: CodeInfo(sev, what, fix) for code, sev, what, fix in _TABLE}
