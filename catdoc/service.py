@@ -28,6 +28,7 @@ from catdoc.service_concepts import ConceptOperations
 from catdoc.service_coverage import CoverageOperations
 from catdoc.service_edits import EditOperations
 from catdoc.service_impact import ImpactOperations
+from catdoc.service_suspects import SuspectOperations
 
 T = TypeVar("T")
 
@@ -55,6 +56,7 @@ class CatDoc(
     ConceptOperations,
     CoverageOperations,
     ImpactOperations,
+    SuspectOperations,
 ):
     """A CatDoc project as a service. Create one per project; it is safe to share across threads.
 
@@ -501,6 +503,7 @@ class CatDoc(
         if category is not None:
             category = self.category(category).id
         key = f"validate:{category}:{functor}:{natural_transformation}"
+        self.refresh_review_state()
         return self.derived(
             key,
             lambda p: validate_project(
