@@ -12,6 +12,7 @@ from catdoc.cli import import_command as import_command
 from catdoc.cli import index_command as index_command
 from catdoc.cli import mcp_command as mcp_command
 from catdoc.cli import search_command as search_command
+from catdoc.cli import suspects_command as suspects_command
 from catdoc.cli import traceability_commands as traceability_commands
 from catdoc.cli import tui_command as tui_command
 from catdoc.cli.app import app

@@ -191,7 +191,7 @@ def finish_reviews(edit: ModelEdit, models: Mapping[str, ModelFile]) -> str | No
     if reviewed:
         more = f" and {len(reviewed) - MAX_LISTED} more" if len(reviewed) > MAX_LISTED else ""
         edit._note(
-            "review",
+            "review stamp" if len(reviewed) == 1 else "review stamps",
             reviewed[0] if len(reviewed) == 1 else f"{len(reviewed)} links",
             "updated",
             ", ".join(reviewed[:MAX_LISTED]) + more,
