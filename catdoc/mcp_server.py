@@ -291,6 +291,7 @@ def build_server(
     from catdoc.mcp_concept_tools import register_concept_tools
     from catdoc.mcp_coverage_tools import register_coverage_tools
     from catdoc.mcp_impact_tools import register_impact_tools
+    from catdoc.mcp_suspect_tools import register_suspect_tools
     from catdoc.mcp_tools import register_tools
     from catdoc.mcp_write_tools import EDITING_INSTRUCTIONS, register_write_tools
 
@@ -322,6 +323,7 @@ def build_server(
     register_concept_tools(server, svc)
     register_coverage_tools(server, svc)
     register_impact_tools(server, svc)
+    register_suspect_tools(server, svc)
     _register_resources(server, svc)
     changes.install(server)
     return server

@@ -18,6 +18,7 @@ from catdoc.mcp_cluster_tools import CLUSTER_TOOLS
 from catdoc.mcp_concept_tools import CONCEPT_TOOLS
 from catdoc.mcp_coverage_tools import COVERAGE_TOOLS
 from catdoc.mcp_impact_tools import IMPACT_TOOLS
+from catdoc.mcp_suspect_tools import SUSPECT_TOOLS
 from catdoc.mcp_server import build_server
 from catdoc.mcp_write_tools import WRITE_TOOLS
 from catdoc.service import CatDoc
@@ -319,6 +320,7 @@ async def test_lists_every_tool_with_schemas_and_annotations(client: Client) -> 
         | set(CONCEPT_TOOLS)
         | set(COVERAGE_TOOLS)
         | set(IMPACT_TOOLS)
+        | set(SUSPECT_TOOLS)
     )
     tools = {name: tool for name, tool in tools.items() if name in TOOLS}
     for name, tool in tools.items():
@@ -470,6 +472,7 @@ def test_readme_documents_every_tool() -> None:
         | set(CONCEPT_TOOLS)
         | set(COVERAGE_TOOLS)
         | set(IMPACT_TOOLS)
+        | set(SUSPECT_TOOLS)
     )
     for code in ["VALIDATION_ERROR", "NOT_FOUND", "PATH_OUTSIDE_PROJECT", "PROJECT_NOT_FOUND"]:
         assert f"| `{code}` |" in section
