@@ -81,9 +81,13 @@ def reviewed_diff(root: Path, rel: str, stamped: str, current: str) -> ReviewedD
         return ReviewedDiff(note="git is not installed, so the reviewed text cannot be shown.")
     except (OSError, subprocess.SubprocessError) as exc:
         return ReviewedDiff(note=f"git could not be run ({type(exc).__name__}).")
-    if log.returncode != 0:
+    problem = log.stderr.decode("utf-8", "replace").strip()
+    if log.returncode != 0 and "not a git repository" in problem:
         return ReviewedDiff(note="the project is not in a git repository; no history to diff.")
-    revisions = log.stdout.decode("ascii", "replace").split()
+    if log.returncode != 0 and "does not have any commits" not in problem:
+        first = problem.splitlines()[0][:200] if problem else f"exit status {log.returncode}"
+        return ReviewedDiff(note=f"git log failed: {first}")
+    revisions = log.stdout.decode("ascii", "replace").split() if log.returncode == 0 else []
     if not revisions:
         return ReviewedDiff(note=f"{rel} has no history in git (untracked or never committed).")
     request = "".join(f"{rev}:./{rel}\n" for rev in revisions).encode()

@@ -310,7 +310,7 @@ def _splice(book: ReviewBook, stamps: dict[str, Stamp]) -> str | None:
             entries[key] = (n, n + 1)
     if starts and _STAMPS_KEY.fullmatch(lines[head]).group(1):  # type: ignore[union-attr]
         return None  # `stamps: {}` followed by entries: not a layout CatDoc writes
-    bounds = [n for n, _ in starts[1:]] + [stop]
+    bounds = [n for n, _ in starts[1:]] + ([stop] if starts else [])
     for (start, key), end in zip(starts, bounds, strict=True):
         while end - 1 > start and not _meaningful(lines[end - 1]):
             end -= 1
