@@ -1,7 +1,7 @@
 """The pre-commit hooks of this repository, run as users run them: `pre-commit try-repo` installs
 CatDoc from this checkout into its own virtual environment (from the package index pip is
-configured with) and runs `catdoc-validate` in a temporary git repository holding a small
-CatDoc project — once on a valid model, once on a broken one."""
+configured with) and runs the hooks in a temporary git repository holding a small CatDoc
+project — both on a valid model, then `catdoc-validate` on a broken one."""
 
 from __future__ import annotations
 
@@ -36,12 +36,13 @@ def test_the_hooks_are_declared_for_the_whole_project() -> None:
         assert not files.search("src/main.py")
 
 
-def _try_repo(project: Path, home: Path) -> subprocess.CompletedProcess[str]:
-    """`pre-commit try-repo <this checkout> catdoc-validate --all-files` in `project`; skips
-    the test (saying why) when pre-commit cannot build the hook's environment."""
+def _try_repo(project: Path, home: Path, *hooks: str) -> subprocess.CompletedProcess[str]:
+    """`pre-commit try-repo <this checkout> [HOOK] --all-files` in `project` (every hook when
+    none is named); skips the test (saying why) when pre-commit cannot build the hooks'
+    environment."""
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PIP_PREFER_BINARY": "1"}
     env.pop("VIRTUAL_ENV", None)
-    command = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "catdoc-validate"]
+    command = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), *hooks]
     result = subprocess.run(
         [*command, "--all-files", "--color", "never"],
         cwd=project,
@@ -62,15 +63,17 @@ def _try_repo(project: Path, home: Path) -> subprocess.CompletedProcess[str]:
     importlib.util.find_spec("pre_commit") is None, reason="pre-commit is not installed"
 )
 @pytest.mark.skipif(not (REPO / ".git").exists(), reason="not run from a git checkout")
-def test_catdoc_validate_runs_through_pre_commit_try_repo(tmp_path: Path) -> None:
+def test_the_hooks_run_through_pre_commit_try_repo(tmp_path: Path) -> None:
     project = init_repo(tmp_path / "project")
     home = tmp_path / "pre-commit-home"
     passed = _try_repo(project, home)
     assert passed.returncode == 0, passed.stdout + passed.stderr
-    assert "catdoc validate" in passed.stdout and "Passed" in passed.stdout
+    for name in ("catdoc validate", "catdoc suspects"):
+        line = next(line for line in passed.stdout.splitlines() if line.startswith(name))
+        assert line.endswith("Passed"), passed.stdout
 
     broken = MODEL.replace("source: r1, target: r2}", "source: r1, target: r9}")
     (project / ".catdoc" / "category.yaml").write_text(broken, encoding="utf-8")
-    failed = _try_repo(project, home)
+    failed = _try_repo(project, home, "catdoc-validate")
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "Failed" in failed.stdout and "CAT_DANGLING_TARGET" in failed.stdout
