@@ -78,7 +78,7 @@ class SuspectOperations:
         )
         statuses.sort(key=lambda s: s.state != "changed")
         changed = sum(s.state == "changed" for s in statuses)
-        budget = [MAX_DIFFS if diffs else 0]
+        budget = _Diffs(project.root, MAX_DIFFS if diffs else 0)
         page = [
             self._suspect(project, status, budget) for status in statuses[offset : offset + limit]
         ]
@@ -102,7 +102,7 @@ class SuspectOperations:
             message=message,
         )
 
-    def _suspect(self, project: Project, status: LinkStatus, budget: list[int]) -> r.SuspectLink:
+    def _suspect(self, project: Project, status: LinkStatus, budget: _Diffs) -> r.SuspectLink:
         ref = status.ref
         entity = (
             project.morphism_by_id.get(ref.owner)
@@ -121,8 +121,8 @@ class SuspectOperations:
                 reviewed_fingerprint=change.stamped,
                 current_fingerprint=change.current,
             )
-            if budget[0] > 0 and obj is not None:
-                document = self._with_diff(project.root, document, budget)
+            if obj is not None:
+                document = budget.attach(document)
             documents.append(document)
         return r.SuspectLink(
             key=ref.key,
@@ -138,30 +138,6 @@ class SuspectOperations:
             reviewed_by=status.stamp.by if status.stamp else None,
             location=project.locate(entity) if entity is not None else "",
             documents=documents,
-        )
-
-    @staticmethod
-    def _with_diff(root: Path, doc: r.ChangedDocument, budget: list[int]) -> r.ChangedDocument:
-        stamped, current = doc.reviewed_fingerprint, doc.current_fingerprint
-        if stamped is None or current is None:
-            return doc
-        if doc.path is None:
-            return doc.model_copy(update={"diff_note": "inline content has no file history."})
-        if stamped in SPECIAL or current in SPECIAL:
-            return doc
-        budget[0] -= 1
-        try:
-            text = read_document(resolve_inside(root, doc.path), doc.path)
-        except CatDocError as exc:
-            return doc.model_copy(update={"diff_note": exc.message})
-        found = reviewed_diff(root, doc.path, stamped, text)
-        return doc.model_copy(
-            update={
-                "diff": found.lines,
-                "diff_revision": found.revision,
-                "diff_note": found.note,
-                "diff_truncated": found.truncated,
-            }
         )
 
     def review(
@@ -212,6 +188,43 @@ class SuspectOperations:
                 for key in [k for k in self._derived if k.startswith("validate:")]:
                     del self._derived[key]
                 self._derived["reviews:state"] = state
+
+
+class _Diffs:
+    """Diffs for one answer: each (document, reviewed fingerprint) looked up in git once, at
+    most `left` of them (a document changed at many links is diffed once)."""
+
+    def __init__(self, root: Path, left: int) -> None:
+        self.root = root
+        self.left = left
+        self._found: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def attach(self, doc: r.ChangedDocument) -> r.ChangedDocument:
+        stamped, current = doc.reviewed_fingerprint, doc.current_fingerprint
+        if stamped is None or current is None or stamped in SPECIAL or current in SPECIAL:
+            return doc
+        if doc.path is None:
+            return doc.model_copy(update={"diff_note": "inline content has no file history."})
+        key = (doc.path, stamped)
+        if key not in self._found:
+            if self.left <= 0:
+                return doc
+            self.left -= 1
+            self._found[key] = self._look_up(doc.path, stamped)
+        return doc.model_copy(update=self._found[key])
+
+    def _look_up(self, path: str, stamped: str) -> dict[str, Any]:
+        try:
+            text = read_document(resolve_inside(self.root, path), path)
+        except CatDocError as exc:
+            return {"diff_note": exc.message}
+        found = reviewed_diff(self.root, path, stamped, text)
+        return {
+            "diff": found.lines,
+            "diff_revision": found.revision,
+            "diff_note": found.note,
+            "diff_truncated": found.truncated,
+        }
 
 
 def default_reviewer(root: Path) -> str | None:
