@@ -21,10 +21,10 @@ from typing import Any, NamedTuple
 
 from catdoc.errors import IO_ERROR, CatDocError
 from catdoc.progress import Progress, no_progress
-from catdoc.search import concept_store
+from catdoc.search import concept_store, keyphrases
 from catdoc.search.filters import Condition, path_matches
 
-SCHEMA_VERSION = "catdoc-search-3"
+SCHEMA_VERSION = f"catdoc-search-3.{keyphrases.EXTRACTOR_VERSION}"
 """Bump whenever tables, the tokenizer, or what goes into a column changes."""
 TOKENIZE = "porter unicode61 remove_diacritics 2"
 DOC_COLUMNS = ("title", "summary", "concepts", "author", "body")

@@ -28,6 +28,11 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+EXTRACTOR_VERSION = 1
+"""Part of the search index's schema version: a change to what this module extracts (stop
+words, cuts, weights) must raise it, so every index is rebuilt with the new concepts instead of
+keeping the old ones for documents that did not change."""
+
 MAX_WORDS = 3
 """Longest candidate phrase, in words."""
 TOP_PHRASES = 10
