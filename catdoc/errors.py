@@ -16,6 +16,9 @@ BUSY = "BUSY"
 """Another writer holds the project lock; nothing was written."""
 CONFLICT = "CONFLICT"
 """The model changed since the version the caller read; nothing was written."""
+GIT_ERROR = "GIT_ERROR"
+"""A git revision could not be read: git is missing, the project is not in a git repository,
+or git failed."""
 
 
 class CatDocError(Exception):

@@ -17,10 +17,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, quoted
-
-GIT_ERROR = "GIT_ERROR"
-"""git is missing, the project is not in a git repository, or git failed."""
+from catdoc.errors import GIT_ERROR, NOT_FOUND, VALIDATION_ERROR, CatDocError, quoted
 
 GIT_TIMEOUT = 60.0
 """Seconds one git command may take (a huge repository's first diff refreshes its index)."""

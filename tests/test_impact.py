@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from catdoc import git_revisions
 from catdoc.change_results import ImpactResult
 from catdoc.cli import app
-from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
+from catdoc.errors import GIT_ERROR, NOT_FOUND, VALIDATION_ERROR, CatDocError
 from catdoc.graph import build_trace_graph
 from catdoc.impact import impact
 from catdoc.model import Category, Config, DocObject, Functor, Morphism
@@ -303,7 +303,7 @@ def test_no_repository_and_unknown_revisions_are_clear_errors(tmp_path: Path) ->
     plain = write_project(tmp_path / "plain")
     with pytest.raises(CatDocError) as outside:
         CatDoc(plain).impact("r1", changed_since="HEAD")
-    assert outside.value.code == git_revisions.GIT_ERROR
+    assert outside.value.code == GIT_ERROR
     assert "not inside a git repository" in outside.value.message
     repo = init_repo(tmp_path / "repo")
     with pytest.raises(CatDocError) as unknown:
