@@ -6,13 +6,15 @@ whitespace made one space, so re-wrapping a paragraph, trailing spaces, line end
 
 Reading and hashing 10,000 files takes longer than a `suspects` call may, so fingerprints of
 files are remembered per process while the file's `stat` (modification time, size, inode) is
-unchanged; a file that changed is read again (and only through `resolve_inside`, so a symlink
-swapped to point outside the project is refused, not followed).
+unchanged, and kept in `.catdoc/cache/fingerprints.json` for the next process; a file that
+changed is read again (and only through `resolve_inside`, so a symlink swapped to point outside
+the project is refused, not followed).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import threading
@@ -21,7 +23,8 @@ from pathlib import Path
 from catdoc.documents import read_document
 from catdoc.errors import NOT_FOUND, CatDocError
 from catdoc.model import DocObject
-from catdoc.project import resolve_inside
+from catdoc.project import cache_dir, resolve_inside
+from catdoc.writeback import atomic_write
 
 NO_TEXT = "no-text"
 """The fingerprint of an object with neither `path` nor `content`."""
@@ -51,6 +54,9 @@ def text_fingerprint(text: str) -> str:
 
 
 _Key = tuple[int, int, int, int]
+CACHE_FILE = "fingerprints.json"
+CACHE_FORMAT = 1
+MAX_CACHE_BYTES = 64 * 1024 * 1024
 
 
 class Fingerprints:
@@ -63,9 +69,10 @@ class Fingerprints:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._root_text = os.fspath(root)
-        self._files: dict[str, tuple[_Key, str]] = {}
+        self._files: dict[str, tuple[_Key, str]] = self._kept()
         self._lock = threading.Lock()
         self.generation = 0
+        self._saved = 0
 
     def of_object(self, obj: DocObject, pending: dict[Path, str] | None = None) -> str:
         """The object's fingerprint: its file's when it has a `path`, else its inline content's.
@@ -101,6 +108,38 @@ class Fingerprints:
             self._files[rel] = (key, value)
             self.generation += 1
         return value
+
+    def _kept(self) -> dict[str, tuple[_Key, str]]:
+        """The fingerprints an earlier process kept in `.catdoc/cache/` (checked, not trusted:
+        anything not as written is dropped)."""
+        try:
+            path = cache_dir(self.root) / CACHE_FILE
+            with path.open("rb") as handle:
+                if os.fstat(handle.fileno()).st_size > MAX_CACHE_BYTES:
+                    return {}
+                data = json.loads(handle.read())
+            files = data["files"] if data.get("format") == CACHE_FORMAT else {}
+            return {
+                rel: ((a, b, c, d), fp)
+                for rel, (a, b, c, d, fp) in files.items()
+                if type(fp) is str and all(type(n) is int for n in (a, b, c, d))
+            }
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, CatDocError):
+            return {}
+
+    def save(self) -> None:
+        """Keep the fingerprints for the next process when some were computed since the last
+        save (a cache that cannot be written is skipped)."""
+        with self._lock:
+            if self.generation == self._saved:
+                return
+            self._saved = self.generation
+            files = {rel: [*key, fp] for rel, (key, fp) in self._files.items()}
+        body = json.dumps({"format": CACHE_FORMAT, "files": files}, ensure_ascii=False)
+        try:
+            atomic_write(cache_dir(self.root) / CACHE_FILE, body)
+        except (OSError, CatDocError):
+            return
 
     def _read(self, rel: str) -> str:
         try:

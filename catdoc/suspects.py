@@ -14,7 +14,7 @@ Both need a review; both are reported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -22,7 +22,7 @@ from typing import Literal
 from catdoc.fingerprints import MISSING, Fingerprints
 from catdoc.model import DocObject
 from catdoc.project import Project
-from catdoc.review_links import Ends, LinkRef, ProjectLinks, ends_of, project_links
+from catdoc.review_links import Ends, LinkRef, link_rows
 from catdoc.reviews import ReviewBook, Stamp
 
 Side = Literal["source", "target"]
@@ -105,7 +105,7 @@ def stamp_of(ends: Ends, prints: ObjectPrints, by: str | None, at: str | None) -
     )
 
 
-def compare(ends: Ends, stamp: Stamp, prints: ObjectPrints) -> list[ChangedDocument]:
+def compare(ends: Ends, stamp: Stamp, prints: Callable[[str], str]) -> list[ChangedDocument]:
     """The documents at the ends whose fingerprint (or presence) differs from the stamp's."""
     changed: list[ChangedDocument] = []
     for side, now in zip(SIDES, ends, strict=True):
@@ -126,27 +126,36 @@ def link_statuses(
     prints: Fingerprints,
     *,
     category: str | None = None,
-    links: Iterable[LinkRef] | None = None,
 ) -> tuple[int, list[LinkStatus]]:
-    """(links checked, the ones needing a review) — nothing when reviews are off (no book)."""
+    """(links checked, the ones needing a review) — nothing when reviews are off (no book).
+
+    Every object is fingerprinted once (a `stat` when its file is unchanged); a link whose
+    stamp holds exactly the fingerprints of its ends now costs two small dict comparisons."""
     if book is None:
         return 0, []
-    data = ProjectLinks(project)
-    objects = ObjectPrints(project.object_by_id.get, prints)
+    fingerprint = {oid: prints.of_object(obj) for oid, obj in project.object_by_id.items()}
+    get = fingerprint.get
+
+    def now(object_id: str) -> str:
+        return get(object_id, MISSING)
+
+    stamps = book.stamps
     checked = 0
     out: list[LinkStatus] = []
-    for ref in links if links is not None else project_links(project, category):
-        ends = ends_of(ref, data)
-        if ends is None:
-            continue
+    for kind, owner, item, key, source, target in link_rows(project, category):
         checked += 1
-        stamp = book.stamps.get(ref.key)
+        stamp = stamps.get(key)
         if stamp is None:
-            out.append(LinkStatus(ref, "unreviewed", ends))
+            out.append(LinkStatus(LinkRef(kind, owner, item), "unreviewed", (source, target)))
             continue
-        changed = compare(ends, stamp, objects)
-        if changed:
-            out.append(LinkStatus(ref, "changed", ends, stamp, changed))
+        if stamp.source == {i: get(i, MISSING) for i in source} and stamp.target == {
+            i: get(i, MISSING) for i in target
+        }:
+            continue
+        ends = (source, target)
+        changed = compare(ends, stamp, now)
+        out.append(LinkStatus(LinkRef(kind, owner, item), "changed", ends, stamp, changed))
+    prints.save()
     return checked, out
 
 

@@ -547,3 +547,15 @@ def test_without_git_the_answer_says_so(
     append(root, CART, "\nChanged.\n")
     doc = next(d for link in svc.suspects().suspects for d in link.documents)
     assert "git is not installed" in doc.diff_note
+
+
+def test_the_read_side_and_the_write_side_agree_on_every_link_and_its_ends(root: Path) -> None:
+    from catdoc.edit import ModelEdit
+    from catdoc.edit.reviews import EditLinks
+    from catdoc.review_links import ends_of, link_rows
+
+    project = load_project(root)
+    links = EditLinks(ModelEdit(project))
+    written = {ref.key: ends_of(ref, links) for ref in links.links()}
+    read = {key: (source, target) for _, _, _, key, source, target in link_rows(project)}
+    assert read == written and len(read) > 50

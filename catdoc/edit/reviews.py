@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -258,11 +259,10 @@ def _rename(
     if item.kind == "object":
         for key, stamp in list(stamps.items()):
             if item.old in stamp.source or item.old in stamp.target:
-                stamps[key] = stamp.model_copy(
-                    update={
-                        "source": _rekeyed(stamp.source, item.old, item.new),
-                        "target": _rekeyed(stamp.target, item.old, item.new),
-                    }
+                stamps[key] = replace(
+                    stamp,
+                    source=_rekeyed(stamp.source, item.old, item.new),
+                    target=_rekeyed(stamp.target, item.old, item.new),
                 )
 
 
@@ -277,7 +277,7 @@ def _carry(item: Carry, stamps: dict[str, Stamp]) -> None:
             if side.get(item.object_id) == item.before:
                 update[name] = {**side, item.object_id: item.after}
         if update:
-            stamps[key] = stamp.model_copy(update=update)
+            stamps[key] = replace(stamp, **update)
 
 
 __all__ = ["EditLinks", "ReviewOperations", "finish_reviews"]
