@@ -23,6 +23,7 @@ from catdoc.project import (
     stamp,
 )
 from catdoc.service_browse import BrowseOperations
+from catdoc.service_chain import ChainOperations
 from catdoc.service_clusters import ClusterOperations
 from catdoc.service_concepts import ConceptOperations
 from catdoc.service_coverage import CoverageOperations
@@ -57,6 +58,7 @@ class CatDoc(
     CoverageOperations,
     ImpactOperations,
     SuspectOperations,
+    ChainOperations,
 ):
     """A CatDoc project as a service. Create one per project; it is safe to share across threads.
 
