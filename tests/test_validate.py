@@ -81,6 +81,12 @@ def write(root: Path, model: Model, config: Model | None = None) -> Project:
     (root / ".catdoc").mkdir(parents=True, exist_ok=True)
     (root / "docs").mkdir(exist_ok=True)
     (root / "docs" / "a.md").write_text("# a\n")
+    model = dict(model)
+    reviews = root / ".catdoc" / "reviews.yaml"  # review stamps: the model's "reviews" key
+    if "reviews" in model:
+        reviews.write_text(yaml.safe_dump(model.pop("reviews")))
+    else:
+        reviews.unlink(missing_ok=True)
     text = yaml.safe_dump(model, sort_keys=False, default_flow_style=False)
     (root / ".catdoc" / "category.yaml").write_text(text)
     if config is not None:
@@ -324,6 +330,11 @@ def mutate_square_not_checked(m: Model) -> None:
     m["naturalTransformations"][0]["components"]["b"] = ["ghost"]
 
 
+def mutate_suspect_link(m: Model) -> None:
+    stamp = {"source": {"a": "0123456789abcdef"}, "target": {"b": "no-text"}}
+    m["reviews"] = {"version": 1, "stamps": {"morphism:f": stamp}}
+
+
 MUTATIONS: dict[Code, Callable[[Model], None]] = {
     Code.DUPLICATE_ID: mutate_duplicate,
     Code.SCHEMA_UNKNOWN_KEY: mutate_unknown_key,
@@ -367,6 +378,7 @@ MUTATIONS: dict[Code, Callable[[Model], None]] = {
     Code.NAT_SQUARE_FAILS: mutate_square_fails,
     Code.NAT_SQUARE_UNKNOWN: mutate_square_unknown,
     Code.NAT_SQUARE_NOT_CHECKED: mutate_square_not_checked,
+    Code.SUSPECT_LINK: mutate_suspect_link,
 }
 
 
