@@ -18,7 +18,9 @@ from catdoc.tui.editor import edit_selection
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
 from catdoc.tui.screens.browser import BrowserScreen
+from catdoc.tui.screens.chain import ChainScreen
 from catdoc.tui.screens.concepts import ConceptsScreen
+from catdoc.tui.screens.coverage import CoverageScreen
 from catdoc.tui.screens.help import HelpScreen
 from catdoc.tui.screens.mapping import MappingScreen
 from catdoc.tui.screens.problem import ProblemScreen
@@ -40,6 +42,8 @@ class CatDocApp(App[None]):
         Binding("slash", "search", "Search", tooltip="Search documents and passages"),
         Binding("v", "validate", "Validate", tooltip="All findings; Enter goes to one"),
         Binding("t", "trace", "Trace", tooltip="Paths between two objects"),
+        Binding("i", "chain", "Chain", tooltip="The shown object's chain, up and down, with ⚠"),
+        Binding("g", "coverage", "Coverage", tooltip="Coverage of every functor"),
         Binding(
             "c", "concepts", "Concepts", show=False, tooltip="Concepts of the selection's category"
         ),
@@ -152,6 +156,19 @@ class CatDocApp(App[None]):
         source = current.id if current and current.kind == "object" else None
         self._over_browser(TraceScreen(source))
 
+    def action_chain(self) -> None:
+        current = self.browser.current
+        if current is None or current.kind != "object":
+            self.notify("Show an object first: its chain is what `i` lists.", severity="warning")
+            return
+        self._over_browser(ChainScreen(current.id))
+
+    def action_coverage(self) -> None:
+        """Every functor's coverage, at the functor shown (in its mapping or the browser)."""
+        shown = self.screen.ref if isinstance(self.screen, MappingScreen) else self.browser.current
+        functor = shown.id if shown is not None and shown.kind == "functor" else None
+        self._over_browser(CoverageScreen(functor))
+
     def action_concepts(self) -> None:
         self._over_browser(ConceptsScreen(self._selected_category()))
 
@@ -197,6 +214,16 @@ class CatDocApp(App[None]):
         )
         yield SystemCommand(
             "Concepts", "Key phrases and tags of a category's documents (c)", self.action_concepts
+        )
+        yield SystemCommand(
+            "Chain",
+            "The shown object's chain, up and down, suspect links marked (i)",
+            self.action_chain,
+        )
+        yield SystemCommand(
+            "Coverage",
+            "Per functor: objects mapped and reached, orphans (g)",
+            self.action_coverage,
         )
         yield SystemCommand("Help", "Screens and key bindings (?)", self.action_help)
         yield SystemCommand("Reload", "Read the project's files again (Ctrl+R)", self.action_reload)

@@ -14,7 +14,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from catdoc.tui.screens.browser import BrowserScreen
+from catdoc.tui.screens.chain import ChainScreen
 from catdoc.tui.screens.concepts import ConceptsScreen
+from catdoc.tui.screens.coverage import CoverageScreen
 from catdoc.tui.screens.mapping import MappingScreen
 from catdoc.tui.screens.search import SearchScreen
 from catdoc.tui.screens.trace import TraceScreen
@@ -68,6 +70,22 @@ SCREENS: list[tuple[str, str, type, list[tuple[str, str]]]] = [
             ("→", "Accept the completion"),
             ("Enter", "From → To → trace; on a step, open it"),
         ],
+    ),
+    (
+        "Chain",
+        "The shown object's whole chain by layer: above it (up to its requirements), the object, "
+        "below it (down to its tests), each entry with its distance; ⚠ marks an entry whose "
+        "link needs a review, and the highlighted entry's path and reason are below.",
+        ChainScreen,
+        [("Enter", "Open the highlighted entry in the browser")],
+    ),
+    (
+        "Coverage",
+        "Per functor the share of source objects mapped, of target objects reached and of "
+        "morphisms mapped; for the highlighted functor the unmapped objects, the orphans and "
+        "the unmapped morphisms.",
+        CoverageScreen,
+        [("Enter", "On a functor: its ids; on an id: open it"), ("Tab", "Other pane")],
     ),
 ]
 
