@@ -42,8 +42,14 @@ class CatDocApp(App[None]):
         Binding("slash", "search", "Search", tooltip="Search documents and passages"),
         Binding("v", "validate", "Validate", tooltip="All findings; Enter goes to one"),
         Binding("t", "trace", "Trace", tooltip="Paths between two objects"),
-        Binding("i", "chain", "Chain", tooltip="The shown object's chain, up and down, with ⚠"),
-        Binding("g", "coverage", "Coverage", tooltip="Coverage of every functor"),
+        Binding(
+            "i",
+            "chain",
+            "Chain",
+            show=False,
+            tooltip="The shown object's chain, up and down, with ⚠",
+        ),
+        Binding("g", "coverage", "Coverage", show=False, tooltip="Coverage of every functor"),
         Binding(
             "c", "concepts", "Concepts", show=False, tooltip="Concepts of the selection's category"
         ),
