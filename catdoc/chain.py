@@ -10,7 +10,7 @@ broken by the model's order, and a cycle of functors broken at its first categor
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from catdoc.chain_results import ChainEntry, ChainGroup, ChainMark, ChainResult
 from catdoc.change_results import ImpactedObject, ImpactHop, ImpactPath, ImpactResult
@@ -18,7 +18,7 @@ from catdoc.fingerprints import fingerprints_for
 from catdoc.project import Project
 from catdoc.review_links import LinkRef
 from catdoc.reviews import read_reviews
-from catdoc.suspects import LinkStatus, link_statuses
+from catdoc.suspects import LinkStatus, ObjectPrints, compare
 
 
 def layer_order(project: Project) -> list[str]:
@@ -51,21 +51,42 @@ def layer_order(project: Project) -> list[str]:
     return order
 
 
-def hop_link(hop: ImpactHop) -> str:
-    """The review key of the link a hop walks: a morphism, or a functor's object mapping entry."""
+def _link_ref(hop: ImpactHop) -> LinkRef:
     if hop.kind == "morphism":
-        return LinkRef("morphism", hop.id).key
-    return LinkRef("object mapping", hop.id, hop.source).key
+        return LinkRef("morphism", hop.id)
+    return LinkRef("object mapping", hop.id, hop.source)
 
 
-def link_reviews(project: Project) -> tuple[bool, dict[str, LinkStatus]]:
-    """(reviews are on, the links needing a review by key). A broken reviews.yaml raises the
-    CatDocError `read_reviews` gives."""
+def hop_link(hop: ImpactHop) -> str:
+    """The review key of the link a hop walks: a morphism, or a functor's object mapping entry
+    (a hop runs from the link's source end to its target end, whichever way it was walked)."""
+    return _link_ref(hop).key
+
+
+def link_reviews(project: Project, hops: Iterable[ImpactHop]) -> tuple[bool, dict[str, LinkStatus]]:
+    """(reviews are on, the links of `hops` that need a review, by key), judged as
+    `catdoc suspects` judges them but for these links alone: a chain at 10,000 objects
+    fingerprints the documents on its paths, not every document. A broken reviews.yaml raises
+    the CatDocError `read_reviews` gives."""
     book = read_reviews(project.root)
     if book is None:
         return False, {}
-    _, statuses = link_statuses(project, book, fingerprints_for(project.root))
-    return True, {status.ref.key: status for status in statuses}
+    prints = ObjectPrints(project.object_by_id.get, fingerprints_for(project.root))
+    out: dict[str, LinkStatus] = {}
+    judged: set[str] = set()
+    for hop in hops:
+        key = hop_link(hop)
+        if key in judged:
+            continue
+        judged.add(key)
+        ref = _link_ref(hop)
+        ends = ((hop.source,), (hop.target,))
+        stamp = book.stamps.get(key)
+        if stamp is None:
+            out[key] = LinkStatus(ref, "unreviewed", ends)
+        elif changed := compare(ends, stamp, prints):
+            out[key] = LinkStatus(ref, "changed", ends, stamp, changed)
+    return True, out
 
 
 def build_chain(

@@ -53,7 +53,8 @@ class ChainOperations:
         down = self.impact(ident, depth=depth, direction="down")
         project = self.project()
         try:
-            reviews, suspects = link_reviews(project)
+            last = [o.path.hops[-1] for r in (up, down) for g in r.groups for o in g.objects]
+            reviews, suspects = link_reviews(project, last)
         except CatDocError as error:  # a broken reviews.yaml: the chain without marks
             unreadable = error.message
             reviews, suspects = False, {}

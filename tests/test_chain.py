@@ -223,3 +223,26 @@ def test_layer_order_of_the_example_and_a_cycle() -> None:
     assert layer_order(load_project(EXAMPLE)) == LAYERS
     assert layer_order(project_of(3, [(2, 1), (1, 2)])) == ["c0", "c1", "c2"]
     assert layer_order(project_of(3, [(2, 0)])) == ["c1", "c2", "c0"]
+
+
+def test_marks_agree_with_catdoc_suspects(root: Path) -> None:
+    """The chain judges only the links on its paths, exactly as `suspects` judges every link."""
+    svc = CatDoc(root)
+    svc.review(all=True, by="Ada")
+    for rel in ("docs/requirements/cart.md", "docs/design/checkout-flow.md"):
+        path = root / rel
+        path.write_text(path.read_text("utf-8") + "\nChanged.\n", "utf-8")
+    (root / "docs" / "specifications" / "payment-api.md").unlink()
+    report = svc.suspects(limit=200, diffs=False)
+    reasons = {s.key: (s.status, s.reason) for s in report.suspects}
+    seen = 0
+    for object_id in load_project(root).object_by_id:
+        for group in svc.chain(object_id).groups:
+            for entry in group.entries:
+                if not entry.path.hops:
+                    continue
+                key = hop_link(entry.path.hops[-1])
+                mark = entry.suspect
+                assert ((mark.status, mark.reason) if mark else None) == reasons.get(key)
+                seen += mark is not None
+    assert seen
