@@ -30,6 +30,9 @@ from catdoc.web.render import document_html
 
 PAGE = 50
 """Rows per page of a member list, mapping table or finding list."""
+CHAIN_PER_GROUP = 100
+"""Entries per category on an object's chain (the nearest); the heading says how many more."""
+COVERAGE_LISTS = ("unmapped_objects", "orphans", "unmapped_morphisms")
 
 ERROR_STATUS = {NOT_FOUND: 404, VALIDATION_ERROR: 400}
 SEVERITIES = ("error", "warning", "info")
@@ -68,6 +71,19 @@ def _query(request: Request, **changes: Any) -> str:
     params = dict(request.query_params)
     params.update({k: str(v) for k, v in changes.items()})
     return "?" + urlencode(params)
+
+
+def _uncovered(
+    request: Request, item: r.FunctorCoverage
+) -> list[tuple[str, list[str], Context, str]]:
+    """(list name, this page of its ids, its pager, its offset parameter) per coverage list."""
+    out = []
+    for name in COVERAGE_LISTS:
+        ids: list[str] = getattr(item, name)
+        key = f"{item.functor}.{name}"
+        offset = _int(request, key)
+        out.append((name, ids[offset : offset + PAGE], _pager(len(ids), offset), key))
+    return out
 
 
 class Pages:
@@ -269,6 +285,34 @@ class Pages:
         context |= {"result": result, "drawing": drawing, "titles": self.title}
         return context
 
+    # ------------------------------------------------------------------ traceability
+    def coverage(self, request: Request) -> Context:
+        """Every functor's shares and what it leaves uncovered: each list paged on its own
+        (offset parameter `FUNCTOR.LIST`), so 10,000 orphans cost one page of rows."""
+        report = self.svc.coverage()
+        return {
+            "title": "Coverage",
+            "report": report,
+            "lists": {item.functor: _uncovered(request, item) for item in report.functors},
+            "query": lambda **changes: _query(request, **changes),
+        }
+
+    def suspects(self, request: Request) -> Context:
+        category = _text(request, "category")
+        report = self.svc.suspects(category, limit=PAGE, offset=_int(request, "offset"))
+        return {
+            "title": "Suspect links",
+            "report": report,
+            "category": category,
+            "categories": [c.id for c in self.svc.list_categories()],
+            "paging": _pager(report.total, report.offset),
+            "query": lambda **changes: _query(request, **changes),
+        }
+
+    def chain(self, request: Request) -> Context:
+        result = self.svc.chain(request.path_params["id"], per_group=CHAIN_PER_GROUP)
+        return {"title": f"Chain of {result.title}", "chain": result, "watch": result.object}
+
     def activity(self, request: Request) -> Context:
         return {"title": "Activity"}
 
@@ -299,5 +343,8 @@ def page_routes(site: Site) -> list[Route]:
         route("/validation", "validation.html", pages.validation),
         route("/search", "search.html", pages.search),
         route("/trace", "trace.html", pages.trace),
+        route("/coverage", "coverage.html", pages.coverage),
+        route("/suspects", "suspects.html", pages.suspects),
+        route("/chain/{id:path}", "chain.html", pages.chain),
         route("/activity", "activity.html", pages.activity),
     ]
