@@ -24,7 +24,9 @@ import json
 import os
 import re
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -49,11 +51,13 @@ HEADER = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Stamp:
     """One link's stamp: for each end, document id → fingerprint; who and when, if known.
 
-    A plain dataclass (not a pydantic model): a large project holds tens of thousands."""
+    Treat it as read-only (`dataclasses.replace` makes a changed copy). A plain, unfrozen
+    dataclass: a large project holds tens of thousands, and a frozen one is four times slower
+    to make."""
 
     source: dict[str, str] = field(default_factory=dict)
     target: dict[str, str] = field(default_factory=dict)
@@ -161,13 +165,80 @@ def _stamps(data: dict[Any, Any]) -> dict[str, Stamp]:
     }
 
 
+def signature(source: Mapping[str, str], target: Mapping[str, str]) -> str:
+    """A stamp's ends as one string: equal strings mean equal ends (listed in the same order)."""
+    return (
+        "\x1f".join(f"{k}\x1e{v}" for k, v in source.items())
+        + "\x1d"
+        + "\x1f".join(f"{k}\x1e{v}" for k, v in target.items())
+    )
+
+
 @dataclass(frozen=True)
 class ReviewBook:
-    """The stamps as read from `reviews.yaml`, with the text they came from."""
+    """The stamps of a `reviews.yaml` text. `signatures` (link key → `signature` of its stamp)
+    answer "is this stamp still current" without building 70,000 stamps; `stamp(key)` and
+    `stamps` build them, from `rows` (JSON text per stamp, as the cache keeps them) when the
+    book came from the cache."""
 
-    stamps: dict[str, Stamp]
     text: str
     digest: str
+    signatures: dict[str, str]
+    rows: dict[str, str] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(
+        cls, stamps: dict[str, Stamp], text: str, digest: str, previous: ReviewBook | None = None
+    ) -> ReviewBook:
+        """The book of parsed `stamps`; what `previous` knew of the same stamps is reused."""
+        known = previous.__dict__.get("stamps", {}) if previous is not None else {}
+        old_signatures = previous.signatures if previous is not None else {}
+        old_rows = previous.rows if previous is not None else {}
+        signatures, rows = {}, {}
+        for key, stamp in stamps.items():
+            same = known.get(key) is stamp
+            held = old_signatures.get(key) if same else None
+            signatures[key] = held if held is not None else signature(stamp.source, stamp.target)
+            row = old_rows.get(key) if same else None
+            rows[key] = row if row is not None else _row(stamp)
+        book = cls(text, digest, signatures, rows)
+        book.__dict__["stamps"] = stamps
+        return book
+
+    @cached_property
+    def stamps(self) -> dict[str, Stamp]:
+        """Every stamp (read again from the text if a kept row is not as written)."""
+        out = {}
+        for key, row in self.rows.items():
+            stamp = _row_stamp(row)
+            if stamp is None:
+                return _validate(self.text)
+            out[key] = stamp
+        return out
+
+    def stamp(self, key: str) -> Stamp | None:
+        if "stamps" in self.__dict__ or key not in self.rows:
+            return self.stamps.get(key)
+        return _row_stamp(self.rows[key]) or self.stamps.get(key)
+
+
+def _row(stamp: Stamp) -> str:
+    """A stamp as the cache keeps it: JSON `[source, target, by, at]`."""
+    return json.dumps([stamp.source, stamp.target, stamp.by, stamp.at], ensure_ascii=False)
+
+
+def _row_stamp(row: str) -> Stamp | None:
+    """A stamp from its cache row `[source, target, by, at]`; None unless exactly that."""
+    try:
+        source, target, by, at = json.loads(row)
+    except (ValueError, TypeError):
+        return None
+    ends = (source, target)
+    if not all(type(end) is dict and all(type(v) is str for v in end.values()) for end in ends):
+        return None
+    if not all(v is None or type(v) is str for v in (by, at)):
+        return None
+    return Stamp(source, target, by, at)
 
 
 def reviews_path(root: Path) -> Path:
@@ -207,12 +278,11 @@ def parse_reviews(text: str, root: Path | None = None) -> ReviewBook:
         found = _CACHE.get(digest)
     if found is not None:
         return found
-    stamps = _from_cache(root, digest) if root is not None else None
-    if stamps is None:
-        stamps = _validate(text)
+    book = _from_cache(root, text, digest) if root is not None else None
+    if book is None:
+        book = ReviewBook.of(_validate(text), text, digest)
         if root is not None:
-            _to_cache(root, digest, stamps)
-    book = ReviewBook(stamps, text, digest)
+            _to_cache(root, book)
     with _CACHE_LOCK:
         if len(_CACHE) >= 4:
             _CACHE.pop(next(iter(_CACHE)))
@@ -223,35 +293,31 @@ def parse_reviews(text: str, root: Path | None = None) -> ReviewBook:
 CACHE_FILE = "reviews.json"
 
 
-def _from_cache(root: Path, digest: str) -> dict[str, Stamp] | None:
-    """The stamps kept for the text with this digest; None when absent, stale or not as
-    written (the cache is data like any other and is checked, not trusted)."""
+def _from_cache(root: Path, text: str, digest: str) -> ReviewBook | None:
+    """The book kept for the text with this digest; None when absent, stale or not as written.
+    It is derived data (delete `.catdoc/cache/` to rebuild it); rows are checked when used."""
     try:
         path = cache_dir(root) / CACHE_FILE
         with path.open("rb") as handle:
-            if os.fstat(handle.fileno()).st_size > yaml_source.MAX_FILE_BYTES:
+            if os.fstat(handle.fileno()).st_size > 2 * yaml_source.MAX_FILE_BYTES:
                 return None
             data = json.loads(handle.read())
         if not isinstance(data, dict) or data.get("digest") != digest:
             return None
-        rows = data["stamps"]
-        ends = [end for row in rows.values() for end in row[:2]]
-        fine = (
-            all(type(end) is dict for end in ends)
-            and all(type(v) is str for end in ends for v in end.values())
-            and all(type(v) is str or v is None for row in rows.values() for v in row[2:])
-        )
-        return {key: Stamp(*row) for key, row in rows.items()} if fine else None
+        signatures, rows = data["signatures"], data["rows"]
+        tables = (signatures, rows)
+        if not all(type(t) is dict and all(type(v) is str for v in t.values()) for t in tables):
+            return None
+        if signatures.keys() != rows.keys():
+            return None
+        return ReviewBook(text, digest, signatures, rows)
     except (OSError, ValueError, TypeError, KeyError, AttributeError, CatDocError):
         return None
 
 
-def _to_cache(root: Path, digest: str, stamps: dict[str, Stamp]) -> None:
+def _to_cache(root: Path, book: ReviewBook) -> None:
     """Keep the parsed stamps for the next process; a cache that cannot be written is skipped."""
-    data = {
-        "digest": digest,
-        "stamps": {k: [s.source, s.target, s.by, s.at] for k, s in stamps.items()},
-    }
+    data = {"digest": book.digest, "signatures": book.signatures, "rows": book.rows}
     try:
         atomic_write(cache_dir(root) / CACHE_FILE, json.dumps(data, ensure_ascii=False))
     except (OSError, CatDocError):
@@ -321,6 +387,18 @@ def new_text(stamps: dict[str, Stamp]) -> str:
     """A fresh `reviews.yaml`."""
     body = "".join(stamp_line(key, stamps[key]) for key in sorted(stamps))
     return f"{HEADER}version: {FORMAT_VERSION}\nstamps:" + ("\n" + body if body else " {}\n")
+
+
+def remember(root: Path, text: str, stamps: dict[str, Stamp], previous: ReviewBook | None) -> None:
+    """Keep the stamps of a text an edit is writing (in memory and in the cache), so the next
+    read of `reviews.yaml` does not parse what was just rendered."""
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    book = ReviewBook.of(stamps, text, digest, previous)
+    _to_cache(root, book)
+    with _CACHE_LOCK:
+        if len(_CACHE) >= 4:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[digest] = book
 
 
 def render(book: ReviewBook | None, stamps: dict[str, Stamp]) -> str | None:
@@ -398,6 +476,8 @@ def _splice(book: ReviewBook, stamps: dict[str, Stamp]) -> str | None:
         while end - 1 > start and not _meaningful(lines[end - 1]):
             end -= 1
         entries[key] = (start, end)
+    if entries.keys() != book.stamps.keys():
+        return None  # the lines do not show the entries the parser found
     width = indent if indent is not None else 2
     replaced: dict[int, tuple[int, str]] = {}  # first line → (line after, new text)
     for key, (start, end) in entries.items():
@@ -425,10 +505,23 @@ def _splice(book: ReviewBook, stamps: dict[str, Stamp]) -> str | None:
             out.append(added)
             added = ""
     spliced = "".join(out)
+    written = [(k, s) for k, s in stamps.items() if k not in entries or s != book.stamps[k]]
+    check = (
+        spliced
+        if len(spliced) <= FULL_CHECK_BYTES
+        else "stamps:\n" + "".join(stamp_line(key, stamp, width) for key, stamp in written)
+    )
+    expected = stamps if len(spliced) <= FULL_CHECK_BYTES else dict(written)
     try:
-        return spliced if _validate(spliced) == stamps else None
+        return spliced if _validate(check) == expected else None
     except CatDocError:
         return None
+
+
+FULL_CHECK_BYTES = 1 << 20
+"""Up to this size the spliced file is read back whole and must hold exactly the new stamps.
+Larger files (tens of thousands of stamps, seconds to read) check the lines written, the entries
+having been found where the parser found them."""
 
 
 def _round_trip(book: ReviewBook, stamps: dict[str, Stamp]) -> str:

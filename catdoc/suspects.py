@@ -139,22 +139,27 @@ def link_statuses(
     def now(object_id: str) -> str:
         return get(object_id, MISSING)
 
-    stamps = book.stamps
+    signatures = book.signatures
     checked = 0
     out: list[LinkStatus] = []
     for kind, owner, item, key, source, target in link_rows(project, category):
         checked += 1
-        stamp = stamps.get(key)
-        if stamp is None:
+        held = signatures.get(key)
+        if held is None:
             out.append(LinkStatus(LinkRef(kind, owner, item), "unreviewed", (source, target)))
             continue
-        if stamp.source == {i: get(i, MISSING) for i in source} and stamp.target == {
-            i: get(i, MISSING) for i in target
-        }:
+        current = (
+            "\x1f".join(f"{i}\x1e{get(i, MISSING)}" for i in source)
+            + "\x1d"
+            + "\x1f".join(f"{i}\x1e{get(i, MISSING)}" for i in target)
+        )
+        if held == current:
             continue
+        stamp = book.stamp(key)
         ends = (source, target)
-        changed = compare(ends, stamp, now)
-        out.append(LinkStatus(LinkRef(kind, owner, item), "changed", ends, stamp, changed))
+        changed = compare(ends, stamp, now) if stamp is not None else []
+        if changed:
+            out.append(LinkStatus(LinkRef(kind, owner, item), "changed", ends, stamp, changed))
     prints.save()
     return checked, out
 

@@ -19,7 +19,7 @@ from catdoc.errors import NOT_FOUND, CatDocError, closest, quoted
 from catdoc.fingerprints import fingerprints_for
 from catdoc.model import DocObject, ModelFile
 from catdoc.review_links import LinkRef, ends_of
-from catdoc.reviews import Stamp, read_reviews, render
+from catdoc.reviews import Stamp, read_reviews, remember, render
 from catdoc.suspects import ObjectPrints, stamp_of
 
 if TYPE_CHECKING:
@@ -197,7 +197,10 @@ def finish_reviews(edit: ModelEdit, models: Mapping[str, ModelFile]) -> str | No
             "updated",
             ", ".join(reviewed[:MAX_LISTED]) + more,
         )
-    return render(book, stamps)
+    text = render(book, stamps)
+    if text is not None:
+        remember(edit.root, text, stamps, book)
+    return text
 
 
 def _drop(item: Drop, stamps: dict[str, Stamp], pending: dict[str, Any]) -> None:
