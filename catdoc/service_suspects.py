@@ -36,6 +36,8 @@ class SuspectOperations:
 
         def project(self) -> Project: ...
 
+        def derived(self, key: str, build: Callable[[Project], Any]) -> Any: ...
+
         def category(self, ref: str) -> Category: ...
 
         def _edit(
@@ -185,9 +187,25 @@ class SuspectOperations:
             state = (state, prints.generation)
         with self._lock:
             if self._derived.get("reviews:state", False) != state:
-                for key in [k for k in self._derived if k.startswith("validate:")]:
+                stale = [k for k in self._derived if k.startswith(("validate:", "suspects:"))]
+                for key in stale:
                     del self._derived[key]
                 self._derived["reviews:state"] = state
+
+    def suspect_marks(self, object_id: str) -> dict[str, str]:
+        """Link key → why it needs a review, for the links with `object_id` at an end (empty
+        while reviews are off): what a face marks next to an object's links. The check of the
+        whole project is kept until a stamp, a linked document or the model changes."""
+        self.refresh_review_state()
+        statuses = self.derived(
+            "suspects:all",
+            lambda p: link_statuses(p, read_reviews(p.root), fingerprints_for(p.root))[1],
+        )
+        return {
+            s.ref.key: s.reason()
+            for s in statuses
+            if object_id in s.ends[0] or object_id in s.ends[1]
+        }
 
 
 class _Diffs:

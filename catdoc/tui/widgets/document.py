@@ -207,11 +207,22 @@ class DocumentView(Vertical):
                 self._fill(title, meta, body_title, markdown=body)
             else:
                 self._fill(title, meta, body_title, text=content)
-        links = [(_link("→", m.name, m.target), Ref("object", m.target)) for m in obj.outgoing] + [
-            (_link("←", m.name, m.source), Ref("object", m.source)) for m in obj.incoming
-        ]
+        try:
+            marks = self.service.suspect_marks(obj.id)
+        except CatDocError:  # an unreadable reviews.yaml: the validation screen says why
+            marks = {}
+        links: list[tuple[Text, Ref]] = []
+        for arrow, morphisms in (("→", obj.outgoing), ("←", obj.incoming)):
+            for m in morphisms:
+                other = m.target if arrow == "→" else m.source
+                mark = marks.get(f"morphism:{m.id}")
+                links.append((_link(arrow, m.name, other, suspect=mark), Ref("object", other)))
         links += [
-            (_link("↦", fun, image), Ref("object", image)) for fun, image in obj.images.items()
+            (
+                _link("↦", fun, image, suspect=marks.get(f"functor:{fun}:object:{obj.id}")),
+                Ref("object", image),
+            )
+            for fun, image in obj.images.items()
         ]
         self._set_links(f"Links: {len(obj.outgoing)} out · {len(obj.incoming)} in", links)
 
@@ -340,11 +351,15 @@ def _title(name: str, kind: str, ident: str) -> Text:
     return title
 
 
-def _link(arrow: str, label: str, ident: str, title: str | None = None) -> Text:
+def _link(
+    arrow: str, label: str, ident: str, title: str | None = None, *, suspect: str | None = None
+) -> Text:
     text = Text(f"{arrow} ", "bold")
     if label:
         text.append(f"{visible(label)}  ", "italic")
     text.append(visible(ident))
     if title and title != ident:
         text.append(f"  {visible(title)}", "dim")
+    if suspect:
+        text.append(f"  ⚠ suspect: {visible(suspect)}", "yellow")
     return text
