@@ -233,6 +233,23 @@ def test_links_made_through_catdoc_are_stamped(svc: CatDoc, root: Path) -> None:
     assert not {k for k in keys(svc) if "f2" in k or made.id in k}
 
 
+def test_the_importer_stamps_the_morphisms_it_makes(tmp_path: Path) -> None:
+    root = tmp_path / "adopted"
+    CatDoc.init(root)
+    svc = CatDoc(root)
+    svc.review(all=True)
+    docs = root / "docs" / "notes"
+    docs.mkdir(parents=True)
+    (docs / "a.md").write_text("# A\n\nSee [b](b.md).\n", encoding="utf-8")
+    (docs / "b.md").write_text("# B\n\nBack to [a](a.md).\n", encoding="utf-8")
+    result = svc.import_documents(["docs/notes"], link=True)
+    assert len(result.morphisms_created) == 2
+    book = read_reviews(root)
+    assert book is not None
+    assert {f"morphism:{m}" for m in result.morphisms_created} <= set(book.stamps)
+    assert keys(svc) == set()
+
+
 def test_a_stamp_is_taken_of_the_text_the_edit_writes(svc: CatDoc, root: Path) -> None:
     svc.upsert_object("requirements", "req-new", {"title": "New"}, content="First words.\n")
     svc.add_morphism("requirements", "req-new", "req-cart", morphism_id="new-cart")
