@@ -81,7 +81,7 @@ def link_reviews(project: Project, hops: Iterable[ImpactHop]) -> tuple[bool, dic
         judged.add(key)
         ref = _link_ref(hop)
         ends = ((hop.source,), (hop.target,))
-        stamp = book.stamps.get(key)
+        stamp = book.stamp(key) if key in book.signatures else None
         if stamp is None:
             out[key] = LinkStatus(ref, "unreviewed", ends)
         elif changed := compare(ends, stamp, prints):
