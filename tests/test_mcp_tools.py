@@ -18,8 +18,8 @@ from catdoc.mcp_cluster_tools import CLUSTER_TOOLS
 from catdoc.mcp_concept_tools import CONCEPT_TOOLS
 from catdoc.mcp_coverage_tools import COVERAGE_TOOLS
 from catdoc.mcp_impact_tools import IMPACT_TOOLS
-from catdoc.mcp_suspect_tools import SUSPECT_TOOLS
 from catdoc.mcp_server import build_server
+from catdoc.mcp_suspect_tools import SUSPECT_TOOLS
 from catdoc.mcp_write_tools import WRITE_TOOLS
 from catdoc.service import CatDoc
 
