@@ -341,7 +341,6 @@ class ChunkRange(Result):
         return self
 
 
-
 class SearchFilters(Result):
     """Filters combine with AND; a filter given a list matches any of its values (OR). None of
     them may silently drop the query."""
