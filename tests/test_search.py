@@ -194,7 +194,14 @@ def test_paging_ranks_a_query_once_until_the_next_write(
         matches.append(expression)
         return real_match(self, scope, expression, *args)  # type: ignore[arg-type]
 
+    real_scores = type(engine.index).scores
+
+    def scored(self: object, scope: str, expression: str, *args: object) -> object:
+        matches.append(expression)
+        return real_scores(self, scope, expression, *args)  # type: ignore[arg-type]
+
     monkeypatch.setattr(type(engine.index), "match", counted)
+    monkeypatch.setattr(type(engine.index), "scores", scored)  # how narrow filters rank
     pages = [hit for i in range(3) for hit in ids(svc.search("the", limit=1, offset=i))]
     assert pages == whole
     assert matches == []
@@ -546,3 +553,20 @@ def test_filtered_match_walks_the_text_matches_first(svc: CatDoc, scope: str) ->
     plan = index.conn.execute(f"EXPLAIN QUERY PLAN SELECT count(*) {sql}", ("login", *params))
     steps = [row[-1] for row in plan.fetchall()]
     assert "VIRTUAL TABLE INDEX" in steps[0], steps
+
+
+@pytest.mark.parametrize("scope", ["documents", "chunks"])
+def test_narrow_filters_rank_their_rows_as_wide_ones_do(
+    svc: CatDoc, monkeypatch: pytest.MonkeyPatch, scope: str
+) -> None:
+    """A filter letting few rows through scores those rows directly; on a project smaller than
+    the candidate limit both ways see every matching row, so they rank alike."""
+    from catdoc.search import engine
+
+    filters = make_filters({"category": "design"})
+    narrow = svc.search("session login form", scope=scope, filters=filters, debug=True)
+    monkeypatch.setattr(engine, "FEW_ALLOWED", -1)
+    svc.search_engine()._rankings.clear()
+    wide = svc.search("session login form", scope=scope, filters=filters, debug=True)
+    assert narrow.results and narrow.total == wide.total
+    assert [(h.id, h.score) for h in narrow.results] == [(h.id, h.score) for h in wide.results]

@@ -60,6 +60,10 @@ RANKINGS_KEPT = 32
 """Rankings of recent queries kept until the next write: paging through a query ranks it once."""
 PASSAGE_CANDIDATES = 100
 """Passages the vectors contribute to finding the documents' best ones."""
+FEW_ALLOWED = 1_000
+"""Filters that let at most this many rows through rank those rows directly (each query word
+scored over them) instead of matching the words everywhere and checking every match against
+the filters: a narrow filter (a cluster, a rare tag) then makes a query cheaper, not dearer."""
 PASSAGE_DOCUMENTS = 100
 """The documents whose passages compete on the words: the first of the word candidates (those
 holding every query word first, each part by BM25)."""
@@ -132,6 +136,7 @@ class SearchEngine:
         self._generation = 0
         self._cache: dict[str, dict[int, _Facts]] = {}
         self._counts: dict[tuple[str, ...], int] = {}
+        self._allowed: dict[tuple[str, ...], list[int]] = {}
         self._rankings: dict[tuple[object, ...], _Ranking] = {}
         self.last_sync = SyncStats()
         self.total_indexed = 0
@@ -184,7 +189,7 @@ class SearchEngine:
     def _rebuild(self) -> None:
         self.index.reset()
         self._known, self._project, self._vectors, self._cache = {}, None, {}, {}
-        self._counts, self._rankings = {}, {}
+        self._counts, self._allowed, self._rankings = {}, {}, {}
         self._generation += 1
 
     # ------------------------------------------------------------------ synchronisation
@@ -277,7 +282,7 @@ class SearchEngine:
                 del self._known[ident]
             self._known.update(refreshed)
             self._known.update(index.known([r.id for r in records]))
-            self._cache, self._counts, self._rankings = {}, {}, {}
+            self._cache, self._counts, self._allowed, self._rankings = {}, {}, {}, {}
             self._stale_vectors = set(self._vectors)
             self._generation += 1
         model_stamp = json.dumps(project.fingerprint)
@@ -538,6 +543,10 @@ class SearchEngine:
         )
         units = [cond.fts(unit) for unit in _units(index, parsed)]
         per_unit = "coverage" in weights and len(units) > 1
+        if among is None and cond.sql:
+            allowed = self._rows_allowed(scope, cond)
+            if len(allowed) <= FEW_ALLOWED:  # score those rows instead of filtering matches
+                among = allowed
         bm25: dict[int, float] = {}
         scored_units: tuple[dict[int, float], dict[int, float]] | None = None
         if among is not None:  # only these rows compete on the words
@@ -545,7 +554,8 @@ class SearchEngine:
                 scored_units = self._per_unit(scope, units, among)
                 bm25 = scored_units[0]
             elif "bm25" in weights and original:
-                bm25 = index.scores(scope, original, among)
+                bm25 = index.scores(scope, cond.fts(original), among)
+            bm25 = dict(sorted(bm25.items(), key=lambda item: -item[1]))  # best first
         elif "bm25" in weights:
             every = parsed.fts_all()
             if every:
@@ -691,6 +701,14 @@ class SearchEngine:
         total = self._count(scope, "")
         idfs = [ranking.fts_idf(self._rows_with(scope, unit), total) for unit in units]
         return ranking.damped(per_unit, idfs), ranking.coverage(per_unit)
+
+    def _rows_allowed(self, scope: str, cond: Condition) -> list[int]:
+        """The rows passing the filters, remembered until the next write (a filter is often
+        asked again with other words)."""
+        key = (scope, *cond.key())
+        if key not in self._allowed:
+            self._allowed[key] = self.index.allowed(scope, cond) or []
+        return self._allowed[key]
 
     def _rows_with(self, scope: str, unit: str) -> int:
         """How many rows match a query unit: from the vocabulary when it is one word of one
