@@ -34,6 +34,7 @@ from catdoc.errors import (
     VALIDATION_ERROR,
     CatDocError,
 )
+from catdoc.paging import MAX_LIMIT
 from catdoc.visible import json_visible, visible
 
 try:  # typer ≥ 0.2x carries its own copy of click; older ones use click itself
@@ -430,6 +431,15 @@ FormatOption = Annotated[
         case_sensitive=False,
         callback=remember_format,
     ),
+]
+LimitOption = Annotated[
+    int,
+    typer.Option(
+        "--limit", "-n", callback=bounded(1, MAX_LIMIT), help=f"At most this many (1–{MAX_LIMIT})."
+    ),
+]
+OffsetOption = Annotated[
+    int, typer.Option("--offset", callback=bounded(0), help="Skip this many (for paging).")
 ]
 
 

@@ -10,9 +10,10 @@ import typer
 
 from catdoc.cli.app import (
     FormatOption,
+    LimitOption,
+    OffsetOption,
     OutputFormat,
     app,
-    bounded,
     count,
     echo,
     list_app,
@@ -41,17 +42,6 @@ class Detail(enum.StrEnum):
     basic = "basic"
     detailed = "detailed"
     comprehensive = "comprehensive"
-
-
-LimitOption = Annotated[
-    int,
-    typer.Option(
-        "--limit", "-n", callback=bounded(1, MAX_LIMIT), help=f"At most this many (1–{MAX_LIMIT})."
-    ),
-]
-OffsetOption = Annotated[
-    int, typer.Option("--offset", callback=bounded(0), help="Skip this many (for paging).")
-]
 
 
 # --------------------------------------------------------------------------- list categories

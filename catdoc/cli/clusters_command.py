@@ -8,6 +8,8 @@ import typer
 
 from catdoc.cli.app import (
     FormatOption,
+    LimitOption,
+    OffsetOption,
     OutputFormat,
     app,
     bounded,
@@ -30,15 +32,6 @@ clusters_app = typer.Typer(
 )
 app.add_typer(clusters_app, name="clusters")
 
-LimitOption = Annotated[
-    int,
-    typer.Option(
-        "--limit", "-n", callback=bounded(1, MAX_LIMIT), help=f"At most this many (1–{MAX_LIMIT})."
-    ),
-]
-OffsetOption = Annotated[
-    int, typer.Option("--offset", callback=bounded(0), help="Skip this many (for paging).")
-]
 MEMBERS_SHOWN = 5
 """Member ids a text listing shows per cluster with --members (JSON gives --member-limit)."""
 

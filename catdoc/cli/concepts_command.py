@@ -9,16 +9,16 @@ import typer
 
 from catdoc.cli.app import (
     FormatOption,
+    LimitOption,
+    OffsetOption,
     OutputFormat,
     app,
-    bounded,
     echo,
     page_caption,
     print_json,
     print_table,
     service,
 )
-from catdoc.paging import MAX_LIMIT
 from catdoc.service_concepts import CONCEPT_SORTS
 
 concepts_app = typer.Typer(
@@ -29,16 +29,6 @@ concepts_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(concepts_app, name="concepts")
-
-LimitOption = Annotated[
-    int,
-    typer.Option(
-        "--limit", "-n", callback=bounded(1, MAX_LIMIT), help=f"At most this many (1–{MAX_LIMIT})."
-    ),
-]
-OffsetOption = Annotated[
-    int, typer.Option("--offset", callback=bounded(0), help="Skip this many (for paging).")
-]
 
 
 @concepts_app.command("list")

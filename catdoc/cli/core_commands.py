@@ -11,6 +11,8 @@ import typer
 from catdoc.cli.app import (
     EXIT_FAILED,
     FormatOption,
+    LimitOption,
+    OffsetOption,
     OutputFormat,
     app,
     bounded,
@@ -39,15 +41,6 @@ MAX_DEPTH = 50
 CategoryOption = Annotated[
     str | None,
     typer.Option("--category", "-c", help="Category id, name or alias.", show_default=False),
-]
-LimitOption = Annotated[
-    int,
-    typer.Option(
-        "--limit", "-n", callback=bounded(1, MAX_LIMIT), help=f"At most this many (1–{MAX_LIMIT})."
-    ),
-]
-OffsetOption = Annotated[
-    int, typer.Option("--offset", callback=bounded(0), help="Skip this many (for paging).")
 ]
 IdArgument = Annotated[str, typer.Argument(metavar="ID", help="The entity's id.")]
 
