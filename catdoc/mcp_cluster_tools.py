@@ -8,19 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 from pydantic import Field
 
 from catdoc import results as r
-from catdoc.paging import MAX_LIMIT, MAX_OFFSET
+from catdoc.mcp_tools import Limit, Offset
+from catdoc.paging import MAX_LIMIT
 from catdoc.service import CatDoc
 
 if TYPE_CHECKING:
     from catdoc.mcp_server import CatDocMCPServer
 
 CLUSTER_TOOLS = ("catdoc_list_clusters", "catdoc_show_cluster")
-
-Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT, description=f"Page size, 1–{MAX_LIMIT}.")]
-Offset = Annotated[
-    int,
-    Field(ge=0, le=MAX_OFFSET, description="Items to skip (paging); 0 for the first page."),
-]
 
 
 def register_cluster_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
