@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Markdown, OptionList, Static
+from textual.widgets.markdown import MarkdownBlock
 from textual.widgets.option_list import Option
 
 from catdoc.documents import sniff_kind, split_front_matter
@@ -17,6 +18,9 @@ from catdoc.project import resolve_inside
 from catdoc.service import CatDoc
 from catdoc.tui.refs import Ref
 from catdoc.visible import visible
+
+PASSAGE_STYLE = "on #2d3b55"
+"""How a passage opened from a search hit is marked in a plain-text document."""
 
 KIND_TITLES = {
     "category": "category",
@@ -70,6 +74,8 @@ class DocumentView(Vertical):
         self._links: list[Ref] = []
         self._path: str | None = None
         self._file_stamp: tuple[int, int] | None = None
+        self._first_line = 1
+        """The file line (from 1) the body shown starts at (after any front matter)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="doc-title", markup=False)
@@ -89,6 +95,7 @@ class DocumentView(Vertical):
         """Render `ref` fresh from the service (or a welcome text when nothing is selected)."""
         self.ref = ref
         self._path = None
+        self._first_line = 1
         if ref is None:
             self._fill(
                 Text("Nothing selected", "bold"),
@@ -152,6 +159,38 @@ class DocumentView(Vertical):
         else:
             view_text.update(text or "")
 
+    def show_lines(self, start: int, end: int) -> None:
+        """Scroll the document to file lines `start`–`end` (from 1, as search passages give them)
+        and mark them, once the document shown last has been laid out."""
+        self.run_worker(self._mark_lines(start, end), group="passage", exclusive=True)
+
+    async def _mark_lines(self, start: int, end: int) -> None:
+        body = self.query_one("#doc-body", VerticalScroll)
+        first, last = start - self._first_line, end - self._first_line  # body lines, from 0
+        view_md = self.query_one("#doc-markdown", Markdown)
+        if not view_md.display:
+            text = self.query_one("#doc-text", Static)
+            content = text.content
+            if isinstance(content, Text):
+                marked = content.copy()
+                offsets = [0, *(i + 1 for i, c in enumerate(marked.plain) if c == "\n")]
+                if 0 <= first < len(offsets):
+                    stop = offsets[last + 1] if last + 1 < len(offsets) else len(marked)
+                    marked.stylize(PASSAGE_STYLE, offsets[first], stop)
+                    text.update(marked)
+            self.call_after_refresh(body.scroll_to, y=max(first, 0), animate=False)
+            return
+        async with view_md.lock:  # the document's blocks are mounted
+            blocks = [
+                block
+                for block in view_md.query_children(MarkdownBlock)
+                if block.source_range[0] <= last and block.source_range[1] > first
+            ]
+        for block in blocks:
+            block.add_class("-passage")
+        if blocks:
+            self.call_after_refresh(body.scroll_to_widget, blocks[0], top=True, animate=False)
+
     def _set_links(self, title: str, links: list[tuple[Text, Ref]]) -> None:
         options = self.query_one("#doc-links", OptionList)
         options.border_title = title
@@ -204,6 +243,9 @@ class DocumentView(Vertical):
             if obj.path and sniff_kind(obj.path, content) == "markdown":
                 front = split_front_matter(content)
                 body = front.body if front.error is None else f"> {front.error}\n\n{front.body}"
+                self._first_line = front.body_start_line - body.count(
+                    "\n", 0, len(body) - len(front.body)
+                )
                 self._fill(title, meta, body_title, markdown=body)
             else:
                 self._fill(title, meta, body_title, text=content)
