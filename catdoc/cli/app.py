@@ -13,6 +13,7 @@ asks for JSON; `-C/--project` is accepted after any command too; a closed pipe e
 from __future__ import annotations
 
 import enum
+import gc
 import io
 import json
 import os
@@ -117,6 +118,12 @@ def report_usage_error(error: click_errors.ClickException, *, as_json: bool) -> 
     else:
         safe = click_errors.ClickException(visible(message, lines=True))
     safe.show()
+
+
+def serving() -> None:
+    """Called by the commands that keep running (servers, the TUI): they need the cyclic garbage
+    collector that `main` switches off for one-shot commands."""
+    gc.enable()
 
 
 def _discard_stdout() -> None:

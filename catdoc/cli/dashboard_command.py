@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from catdoc.cli.app import DashboardPortOption, ServeProjectOption, app, state
+from catdoc.cli.app import DashboardPortOption, ServeProjectOption, app, serving, state
 
 
 @app.command("dashboard")
@@ -31,6 +31,8 @@ def dashboard(
     """
     import logging
     import webbrowser
+
+    serving()
 
     from catdoc.service import CatDoc
     from catdoc.web.server import open_dashboard

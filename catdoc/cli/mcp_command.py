@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from catdoc.cli.app import DashboardPortOption, ServeProjectOption, app, state
+from catdoc.cli.app import DashboardPortOption, ServeProjectOption, app, serving, state
 
 
 @app.command("mcp")
@@ -43,5 +43,7 @@ def mcp(
     claude mcp add catdoc -- catdoc mcp --project /path/to/repo
     """
     from catdoc.mcp_server import serve
+
+    serving()
 
     serve(project or state(ctx).project, dashboard=dashboard, port=port, read_only=read_only)

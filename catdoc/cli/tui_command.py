@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from catdoc.cli.app import ServeProjectOption, app, state
+from catdoc.cli.app import ServeProjectOption, app, serving, state
 
 
 @app.command("tui")
@@ -25,6 +25,7 @@ def tui(
     from catdoc.service import CatDoc
     from catdoc.tui import CatDocApp
 
+    serving()
     if project is not None:
         state(ctx).project = project
     service: CatDoc = state(ctx).service()
