@@ -286,6 +286,7 @@ def build_server(
     A running dashboard's URL goes into the server info and the instructions. `read_only`
     leaves out every tool that writes. Clients are told when the model changes."""
     from catdoc.mcp_browse_tools import register_browse_tools
+    from catdoc.mcp_chain_tools import register_chain_tools
     from catdoc.mcp_changes import ChangeAnnouncer
     from catdoc.mcp_cluster_tools import register_cluster_tools
     from catdoc.mcp_concept_tools import register_concept_tools
@@ -323,6 +324,7 @@ def build_server(
     register_concept_tools(server, svc)
     register_coverage_tools(server, svc)
     register_impact_tools(server, svc)
+    register_chain_tools(server, svc)
     register_suspect_tools(server, svc)
     _register_resources(server, svc)
     changes.install(server)

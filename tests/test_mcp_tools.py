@@ -14,6 +14,7 @@ from mcp import Client
 from mcp_project import LONG_WORDS, data_of, error_of, make_project
 
 from catdoc.mcp_browse_tools import BROWSE_TOOLS
+from catdoc.mcp_chain_tools import CHAIN_TOOLS
 from catdoc.mcp_cluster_tools import CLUSTER_TOOLS
 from catdoc.mcp_concept_tools import CONCEPT_TOOLS
 from catdoc.mcp_coverage_tools import COVERAGE_TOOLS
@@ -320,6 +321,7 @@ async def test_lists_every_tool_with_schemas_and_annotations(client: Client) -> 
         | set(CONCEPT_TOOLS)
         | set(COVERAGE_TOOLS)
         | set(IMPACT_TOOLS)
+        | set(CHAIN_TOOLS)
         | set(SUSPECT_TOOLS)
     )
     tools = {name: tool for name, tool in tools.items() if name in TOOLS}
@@ -472,6 +474,7 @@ def test_readme_documents_every_tool() -> None:
         | set(CONCEPT_TOOLS)
         | set(COVERAGE_TOOLS)
         | set(IMPACT_TOOLS)
+        | set(CHAIN_TOOLS)
         | set(SUSPECT_TOOLS)
     )
     for code in ["VALIDATION_ERROR", "NOT_FOUND", "PATH_OUTSIDE_PROJECT", "PROJECT_NOT_FOUND"]:

@@ -4,6 +4,7 @@ import gc
 
 # Command modules: importing one registers its commands on `app`. One line each, sorted.
 from catdoc.cli import browse_commands as browse_commands
+from catdoc.cli import chain_command as chain_command
 from catdoc.cli import clusters_command as clusters_command
 from catdoc.cli import concepts_command as concepts_command
 from catdoc.cli import core_commands as core_commands

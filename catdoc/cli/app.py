@@ -292,7 +292,7 @@ app = typer.Typer(
     rich_markup_mode=None,
     help=HELP,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_show_locals=False,
 )

@@ -22,6 +22,7 @@ from catdoc.cli.app import (
     print_table,
     service,
 )
+from catdoc.cli.completion import complete_categories, complete_objects
 from catdoc.paging import MAX_LIMIT
 
 if TYPE_CHECKING:
@@ -68,7 +69,11 @@ def list_categories(
     category: Annotated[
         str | None,
         typer.Option(
-            "--category", "-c", help="Only this category (id, name or alias).", show_default=False
+            "--category",
+            "-c",
+            help="Only this category (id, name or alias).",
+            show_default=False,
+            autocompletion=complete_categories,
         ),
     ] = None,
     include_children: Annotated[
@@ -256,7 +261,12 @@ def summary(
 @app.command()
 def structure(
     ctx: typer.Context,
-    object_id: Annotated[str, typer.Argument(metavar="ID", help="The object's (document's) id.")],
+    object_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID", help="The object's (document's) id.", autocompletion=complete_objects
+        ),
+    ],
     limit: LimitOption = MAX_LIMIT,
     offset: OffsetOption = 0,
     fmt: FormatOption = OutputFormat.text,

@@ -19,6 +19,7 @@ from catdoc.cli.app import (
     print_table,
     service,
 )
+from catdoc.cli.completion import complete_objects
 from catdoc.service_concepts import CONCEPT_SORTS
 
 concepts_app = typer.Typer(
@@ -73,7 +74,12 @@ def list_concepts(
 @concepts_app.command("show")
 def show_concepts(
     ctx: typer.Context,
-    object_id: Annotated[str, typer.Argument(metavar="ID", help="The document's object id.")],
+    object_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID", help="The document's object id.", autocompletion=complete_objects
+        ),
+    ],
     fmt: FormatOption = OutputFormat.text,
 ) -> None:
     """Show one document's concepts, best first, with the passages that hold them.

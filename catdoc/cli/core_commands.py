@@ -28,6 +28,13 @@ from catdoc.cli.app import (
     show_app,
     state,
 )
+from catdoc.cli.completion import (
+    complete_categories,
+    complete_functors,
+    complete_morphisms,
+    complete_objects,
+    complete_transformations,
+)
 from catdoc.paging import MAX_LIMIT
 from catdoc.visible import json_visible
 
@@ -40,9 +47,17 @@ MAX_DEPTH = 50
 
 CategoryOption = Annotated[
     str | None,
-    typer.Option("--category", "-c", help="Category id, name or alias.", show_default=False),
+    typer.Option(
+        "--category",
+        "-c",
+        help="Category id, name or alias.",
+        show_default=False,
+        autocompletion=complete_categories,
+    ),
 ]
-IdArgument = Annotated[str, typer.Argument(metavar="ID", help="The entity's id.")]
+ObjectIdArgument = Annotated[
+    str, typer.Argument(metavar="ID", help="The object's id.", autocompletion=complete_objects)
+]
 
 
 # --------------------------------------------------------------------------- init
@@ -112,11 +127,20 @@ def validate(
     ctx: typer.Context,
     category: CategoryOption = None,
     functor: Annotated[
-        str | None, typer.Option(help="Validate only this functor.", show_default=False)
+        str | None,
+        typer.Option(
+            help="Validate only this functor.",
+            show_default=False,
+            autocompletion=complete_functors,
+        ),
     ] = None,
     natural_transformation: Annotated[
         str | None,
-        typer.Option(help="Validate only this natural transformation.", show_default=False),
+        typer.Option(
+            help="Validate only this natural transformation.",
+            show_default=False,
+            autocompletion=complete_transformations,
+        ),
     ] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
     suggest: Annotated[
@@ -265,10 +289,20 @@ def list_morphisms(
     ctx: typer.Context,
     category: CategoryOption = None,
     source: Annotated[
-        str | None, typer.Option(help="Only morphisms from this object.", show_default=False)
+        str | None,
+        typer.Option(
+            help="Only morphisms from this object.",
+            show_default=False,
+            autocompletion=complete_objects,
+        ),
     ] = None,
     target: Annotated[
-        str | None, typer.Option(help="Only morphisms into this object.", show_default=False)
+        str | None,
+        typer.Option(
+            help="Only morphisms into this object.",
+            show_default=False,
+            autocompletion=complete_objects,
+        ),
     ] = None,
     name: Annotated[
         str | None,
@@ -361,7 +395,12 @@ def list_natural_transformations(ctx: typer.Context, fmt: FormatOption = OutputF
 @show_app.command("category")
 def show_category(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="ID", help="Category id, name or alias.")],
+    ref: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID", help="Category id, name or alias.", autocompletion=complete_categories
+        ),
+    ],
     fmt: FormatOption = OutputFormat.text,
 ) -> None:
     """Show a category: hierarchy, equations, objects, morphisms and functors.
@@ -411,7 +450,7 @@ def show_category(
 @show_app.command("object")
 def show_object(
     ctx: typer.Context,
-    object_id: IdArgument,
+    object_id: ObjectIdArgument,
     max_chars: Annotated[
         int, typer.Option(help="Cut the document text after this many characters.", min=0)
     ] = 2000,
@@ -464,7 +503,12 @@ def show_object(
 
 @show_app.command("morphism")
 def show_morphism(
-    ctx: typer.Context, morphism_id: IdArgument, fmt: FormatOption = OutputFormat.text
+    ctx: typer.Context,
+    morphism_id: Annotated[
+        str,
+        typer.Argument(metavar="ID", help="The morphism's id.", autocompletion=complete_morphisms),
+    ],
+    fmt: FormatOption = OutputFormat.text,
 ) -> None:
     """Show a morphism: its ends, type, metadata and images under functors.
 
@@ -512,7 +556,12 @@ def _print_mapping(title: str, entries: list[r.MappingEntry]) -> None:
 
 @show_app.command("functor")
 def show_functor(
-    ctx: typer.Context, functor_id: IdArgument, fmt: FormatOption = OutputFormat.text
+    ctx: typer.Context,
+    functor_id: Annotated[
+        str,
+        typer.Argument(metavar="ID", help="The functor's id.", autocompletion=complete_functors),
+    ],
+    fmt: FormatOption = OutputFormat.text,
 ) -> None:
     """Show a functor: its mappings with a verdict per entry, and the functor laws.
 
@@ -541,7 +590,16 @@ def show_functor(
 
 @show_app.command("natural-transformation")
 def show_natural_transformation(
-    ctx: typer.Context, nat_id: IdArgument, fmt: FormatOption = OutputFormat.text
+    ctx: typer.Context,
+    nat_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID",
+            help="The natural transformation's id.",
+            autocompletion=complete_transformations,
+        ),
+    ],
+    fmt: FormatOption = OutputFormat.text,
 ) -> None:
     """Show a natural transformation: its functors and components with verdicts.
 
@@ -570,8 +628,18 @@ def show_natural_transformation(
 @app.command()
 def trace(
     ctx: typer.Context,
-    source: Annotated[str, typer.Argument(metavar="SOURCE", help="Object id to start from.")],
-    target: Annotated[str, typer.Argument(metavar="TARGET", help="Object id to reach.")],
+    source: Annotated[
+        str,
+        typer.Argument(
+            metavar="SOURCE", help="Object id to start from.", autocompletion=complete_objects
+        ),
+    ],
+    target: Annotated[
+        str,
+        typer.Argument(
+            metavar="TARGET", help="Object id to reach.", autocompletion=complete_objects
+        ),
+    ],
     max_depth: Annotated[
         int,
         typer.Option(

@@ -17,6 +17,7 @@ from catdoc.cli.app import (
     print_table,
     service,
 )
+from catdoc.cli.completion import complete_functors
 
 LISTED = 10
 """Unmapped objects and orphans named per functor in the text output (JSON has them all)."""
@@ -38,7 +39,11 @@ def coverage(
     ctx: typer.Context,
     functors: Annotated[
         list[str] | None,
-        typer.Argument(help="Functor ids (default: every functor).", show_default=False),
+        typer.Argument(
+            help="Functor ids (default: every functor).",
+            show_default=False,
+            autocompletion=complete_functors,
+        ),
     ] = None,
     minimum: Annotated[
         float | None,

@@ -25,6 +25,14 @@ from catdoc.cli.app import (
     print_json,
     service,
 )
+from catdoc.cli.completion import (
+    complete_any,
+    complete_categories,
+    complete_functors,
+    complete_objects,
+    complete_objects_or_morphisms,
+    complete_transformations,
+)
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
 from catdoc.visible import visible
 
@@ -194,7 +202,12 @@ def _target(remove: bool, value: str | None, what: str) -> str | None:
 def add_object(
     ctx: typer.Context,
     category: Annotated[
-        str, typer.Argument(metavar="CATEGORY", help="Category id, name or alias.")
+        str,
+        typer.Argument(
+            metavar="CATEGORY",
+            help="Category id, name or alias.",
+            autocompletion=complete_categories,
+        ),
     ],
     object_id: Annotated[str, typer.Argument(metavar="ID", help="The object's id.")],
     title: Annotated[str | None, typer.Option(help="Title.", show_default=False)] = None,
@@ -290,10 +303,21 @@ def add_object(
 def add_morphism(
     ctx: typer.Context,
     category: Annotated[
-        str, typer.Argument(metavar="CATEGORY", help="Category id, name or alias.")
+        str,
+        typer.Argument(
+            metavar="CATEGORY",
+            help="Category id, name or alias.",
+            autocompletion=complete_categories,
+        ),
     ],
-    source: Annotated[str, typer.Argument(metavar="SOURCE", help="Source object id.")],
-    target: Annotated[str, typer.Argument(metavar="TARGET", help="Target object id.")],
+    source: Annotated[
+        str,
+        typer.Argument(metavar="SOURCE", help="Source object id.", autocompletion=complete_objects),
+    ],
+    target: Annotated[
+        str,
+        typer.Argument(metavar="TARGET", help="Target object id.", autocompletion=complete_objects),
+    ],
     name: Annotated[
         str | None,
         typer.Option("--name", help="The relationship's type (depends-on …).", show_default=False),
@@ -464,10 +488,19 @@ RemoveOption = Annotated[
 @app.command("map")
 def map_entry(
     ctx: typer.Context,
-    functor: Annotated[str, typer.Argument(metavar="FUNCTOR", help="The functor's id.")],
+    functor: Annotated[
+        str,
+        typer.Argument(
+            metavar="FUNCTOR", help="The functor's id.", autocompletion=complete_functors
+        ),
+    ],
     source: Annotated[
         str,
-        typer.Argument(metavar="SRC", help="An object or a morphism of the source category."),
+        typer.Argument(
+            metavar="SRC",
+            help="An object or a morphism of the source category.",
+            autocompletion=complete_objects_or_morphisms,
+        ),
     ],
     target: Annotated[
         str | None,
@@ -504,9 +537,21 @@ def map_entry(
 @app.command("component")
 def component(
     ctx: typer.Context,
-    nat: Annotated[str, typer.Argument(metavar="NT", help="The natural transformation's id.")],
+    nat: Annotated[
+        str,
+        typer.Argument(
+            metavar="NT",
+            help="The natural transformation's id.",
+            autocompletion=complete_transformations,
+        ),
+    ],
     obj: Annotated[
-        str, typer.Argument(metavar="OBJ", help="An object of the functors' source category.")
+        str,
+        typer.Argument(
+            metavar="OBJ",
+            help="An object of the functors' source category.",
+            autocompletion=complete_objects,
+        ),
     ],
     path: Annotated[
         str | None,
@@ -541,7 +586,9 @@ def remove_entity(
     ident: Annotated[
         str,
         typer.Argument(
-            metavar="ID", help="An object, morphism, category, functor or transformation."
+            metavar="ID",
+            help="An object, morphism, category, functor or transformation.",
+            autocompletion=complete_any,
         ),
     ],
     cascade: Annotated[
@@ -568,7 +615,9 @@ def remove_entity(
 @app.command("mv")
 def rename(
     ctx: typer.Context,
-    old: Annotated[str, typer.Argument(metavar="OLD", help="The current id.")],
+    old: Annotated[
+        str, typer.Argument(metavar="OLD", help="The current id.", autocompletion=complete_any)
+    ],
     new: Annotated[str, typer.Argument(metavar="NEW", help="The new id.")],
     expect_version: ExpectOption = None,
     fmt: FormatOption = OutputFormat.text,

@@ -18,6 +18,7 @@ from catdoc.cli.app import (
     print_json,
     service,
 )
+from catdoc.cli.completion import complete_objects
 
 if TYPE_CHECKING:
     from catdoc.change_results import ImpactPath, ImpactResult
@@ -39,6 +40,7 @@ def impact(
         typer.Argument(
             metavar="ID",
             help="The object whose change you ask about (optional with --changed-since).",
+            autocompletion=complete_objects,
             show_default=False,
         ),
     ] = None,
