@@ -400,7 +400,37 @@ def _validate_file(data: Any, text: str, rel: str) -> ModelFile:
             "Start the file with `categories:` (see `catdoc init` for an example).",
         )
     try:
-        model = ModelFile.model_validate(data)
+        model = _validated(data)
+    except (ValidationError, ValueError):
+        # The entries validated so far were released; read them again for the whole report.
+        _raise_schema_problems(yaml_source.parse(text, rel), text, rel)
+        raise  # unreachable: the same data fails the same way as a whole
+    problem = _free_form_problem(model)
+    if problem:
+        raise yaml_source.value_error(text, rel, problem)
+    return model
+
+
+def _validated(data: dict[str, Any]) -> ModelFile:
+    """The file's model, validated one category at a time: each category's parsed entry is
+    released as soon as its model exists, so the parsed tree and the models do not both stand
+    whole in memory (at 100,000 objects each takes over half a gigabyte)."""
+    raw = data.get("categories")
+    if not isinstance(raw, list) or len(raw) < 2:
+        return ModelFile.model_validate(data)
+    model = ModelFile.model_validate({k: v for k, v in data.items() if k != "categories"})
+    categories = []
+    for index, entry in enumerate(raw):
+        categories.append(Category.model_validate(entry))
+        raw[index] = None
+    model.categories = categories
+    return model
+
+
+def _raise_schema_problems(data: Any, text: str, rel: str) -> None:
+    """Validate `data` whole and raise LOAD_ERROR listing its first problems at their lines."""
+    try:
+        ModelFile.model_validate(data)
     except ValidationError as exc:
         problems = []
         errors = exc.errors()[:20]
@@ -417,10 +447,6 @@ def _validate_file(data: Any, text: str, rel: str) -> ModelFile:
         ) from None
     except ValueError:  # an integer too long to become an id's text
         raise yaml_source.value_error(text, rel, "integer") from None
-    problem = _free_form_problem(model)
-    if problem:
-        raise yaml_source.value_error(text, rel, problem)
-    return model
 
 
 def _free_form_problem(model: ModelFile) -> str | None:
@@ -509,13 +535,18 @@ def load_config(root: Path) -> Config:
 
 
 def _stamp_origin(model: ModelFile, rel: str, ordinals: dict[str, int]) -> None:
-    """Record the file of every entity and its ordinal among same-id entries of that file."""
+    """Record the file of every entity and its ordinal among same-id entries of that file.
+
+    Entities whose id is the first of its kind in the file share one record (it is replaced,
+    never changed in place): one dict per entity would cost 90 MB at 100,000 objects."""
+    first = {"origin": rel, "ordinal": 0}
+    setter = object.__setattr__
 
     def mark(entity: Entity) -> None:
         ident = getattr(entity, "id", "")
         n = ordinals.get(ident, 0)
         ordinals[ident] = n + 1
-        entity.mark_origin(rel, n)
+        setter(entity, "__pydantic_private__", first if n == 0 else {"origin": rel, "ordinal": n})
 
     for cat in model.categories:
         mark(cat)
