@@ -724,7 +724,14 @@ class CatDoc(
         from catdoc.search import run_search
 
         settings = current_config(self.root).search
+        clusters = {
+            False: None,
+            True: lambda: (self.cluster_of(), self.cluster),
+            None: self.ready_clusters,
+        }[include_clusters]
         return run_search(
+            self.search_engine(),
+            self.project,
             self,
             query,
             mode=settings.mode if mode is None else mode,
@@ -736,7 +743,7 @@ class CatDoc(
             vectors=settings.vectors,
             progress=throttled(progress),
             include_content=include_content,
-            include_clusters=include_clusters,
+            clusters=clusters,
         )
 
     def build_index(

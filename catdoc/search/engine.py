@@ -31,7 +31,13 @@ from catdoc.paging import check_page
 from catdoc.progress import Progress, no_progress
 from catdoc.project import CACHE_DIR, CATDOC_DIR, cache_dir, stamp
 from catdoc.search import ranking, semantic
-from catdoc.search.filters import Condition, build_condition, card_weights, resolve_scope
+from catdoc.search.filters import (
+    Condition,
+    FilterLookups,
+    build_condition,
+    card_weights,
+    resolve_scope,
+)
 from catdoc.search.hit_details import attach
 from catdoc.search.index import ChunkRecord, DamagedIndexError, DocRecord, Known, SearchIndex
 from catdoc.search.keyphrases import front_keywords
@@ -40,7 +46,6 @@ from catdoc.search.query import ParsedQuery, any_of, fts_string, parse, tokens
 if TYPE_CHECKING:
     from catdoc.model import DocObject
     from catdoc.project import Project
-    from catdoc.service import CatDoc
 
 T = TypeVar("T")
 
@@ -302,16 +307,17 @@ class SearchEngine:
         index.rebuilt = False
         return self.last_sync
 
-    def _refresh(self, service: CatDoc, progress: Progress = no_progress) -> None:
-        """Sync before a query. A process that has not loaded the model skips loading it while
-        the model files' fingerprint is the one the index was built from and no document file
-        changed (the file check is throttled like the sweep of `_sync`)."""
+    def _refresh(self, project: Callable[[], Project], progress: Progress = no_progress) -> None:
+        """Sync before a query. A process that has not loaded the model skips loading it (the
+        call of `project`) while the model files' fingerprint is the one the index was built
+        from and no document file changed (the file check is throttled like the sweep of
+        `_sync`)."""
         fresh = self._project is None and self.index.get_meta(MODEL_STAMP) == json.dumps(
             stamp(self.root)
         )
         if fresh and (time.monotonic() < self._next_sweep or self._files_unchanged()):
             return
-        self._sync(service.project(), force=False, progress=progress)
+        self._sync(project(), force=False, progress=progress)
 
     def _files_unchanged(self) -> bool:
         started = time.perf_counter()
@@ -372,7 +378,8 @@ class SearchEngine:
     # ------------------------------------------------------------------ searching
     def search(
         self,
-        service: CatDoc,
+        project: Callable[[], Project],
+        lookups: FilterLookups,
         query: str,
         *,
         mode: str,
@@ -385,7 +392,9 @@ class SearchEngine:
         progress: Progress = no_progress,
         include_content: bool = False,
     ) -> r.SearchResponse:
-        """`vectors` is the project's `search.vectors` setting: `auto` lets hybrid ranking use
+        """`project` gives the current model (called only when the index may be stale);
+        `lookups` resolves what the filters name (see `build_condition`). `vectors` is the
+        project's `search.vectors` setting: `auto` lets hybrid ranking use
         vectors when the extra is installed, `off` keeps it on the other signals (`--mode vector`
         is an explicit request and works either way). `progress` hears of the indexing and
         embedding a query has to wait for. Every hit carries its document's card; with
@@ -397,7 +406,7 @@ class SearchEngine:
                 f"search.vectors {vectors!r} is not known.",
                 f"Set it to one of: {', '.join(semantic.SETTINGS)} in .catdoc/config.yaml.",
             )
-        cond = build_condition(service, filters)
+        cond = build_condition(lookups, filters)
         scope = resolve_scope(cond, scope, mode)
         notes = list(cond.notes)
         use_vector = mode == "vector" or (mode == "hybrid" and semantic.enabled(vectors))
@@ -417,7 +426,7 @@ class SearchEngine:
 
         def run() -> r.SearchResponse:
             synced = self.last_sync
-            self._refresh(service, progress)
+            self._refresh(project, progress)
             if self.last_sync is not synced:
                 built[:] = _build_note(self.last_sync)
             if mode == "vector":

@@ -18,13 +18,13 @@ import re
 from collections.abc import Callable, Sequence, Sized
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from catdoc.errors import VALIDATION_ERROR, CatDocError
 
 if TYPE_CHECKING:
-    from catdoc.results import SearchFilters
-    from catdoc.service import CatDoc
+    from catdoc.model import Category, DocObject
+    from catdoc.results import Cluster, SearchFilters
 
 PERIOD_DAYS: dict[str, tuple[int, int]] = {
     "yesterday": (1, 1),
@@ -35,6 +35,21 @@ PERIOD_DAYS: dict[str, tuple[int, int]] = {
     "last_30_days": (30, 0),
 }
 """period → (days back to the first day, days back to the last day), both inclusive of today."""
+
+
+class FilterLookups(Protocol):
+    """What the filters name in the project (a category with its descendants, an object, a
+    cluster's members), looked up by whoever composes the search — the service — so that the
+    search layer never reaches up to it. A lookup of a name that does not exist raises the
+    CatDocError to report (NOT_FOUND with suggestions)."""
+
+    def category(self, ref: str) -> Category: ...
+
+    def category_and_descendants(self, ref: str) -> list[str]: ...
+
+    def object(self, object_id: str) -> DocObject: ...
+
+    def cluster(self, cluster_id: str) -> Cluster: ...
 
 
 @dataclass
@@ -347,9 +362,10 @@ def make_filters(raw: dict[str, Any]) -> SearchFilters:
 
 
 def build_condition(
-    service: CatDoc, filters: SearchFilters, *, today: dt.date | None = None
+    lookups: FilterLookups, filters: SearchFilters, *, today: dt.date | None = None
 ) -> Condition:
-    """Validate the filters against the project and turn them into one SQL condition."""
+    """Validate the filters against the project (categories, objects and clusters through
+    `lookups`, in the order the filters are checked) and turn them into one SQL condition."""
     cond = Condition()
     since, until = parse_date(filters.since, "since"), parse_date(filters.until, "until")
     if filters.period is not None:
@@ -381,9 +397,9 @@ def build_condition(
         ids: dict[str, None] = {}
         for name in filters.category:
             found = (
-                service.category_and_descendants(name)
+                lookups.category_and_descendants(name)
                 if filters.include_children
-                else [service.category(name).id]
+                else [lookups.category(name).id]
             )
             ids.update(dict.fromkeys(found))
         cond.add(f"d.category IN ({_marks(ids)})", *ids)
@@ -411,10 +427,10 @@ def build_condition(
     if until is not None:
         cond.add("d.date <= ?", until.isoformat())
     if filters.object:
-        cond.object_id = service.object(filters.object).id
+        cond.object_id = lookups.object(filters.object).id
         cond.add("d.id = ?", cond.object_id)
     if filters.cluster_id is not None:
-        members = service.cluster(filters.cluster_id).members
+        members = lookups.cluster(filters.cluster_id).members
         cond.add("d.id IN (SELECT value FROM json_each(?))", json.dumps(members))
     if filters.chunk_range is not None:
         cond.passages = True
