@@ -24,13 +24,15 @@ from catdoc.tui.screens.coverage import CoverageScreen
 from catdoc.tui.screens.help import HelpScreen
 from catdoc.tui.screens.mapping import MappingScreen
 from catdoc.tui.screens.problem import ProblemScreen
-from catdoc.tui.screens.search import SearchScreen
+from catdoc.tui.screens.search import SearchScreen, SearchView
 from catdoc.tui.screens.trace import TraceScreen
-from catdoc.tui.screens.validation import ValidationScreen
+from catdoc.tui.screens.validation import FindingsView, ValidationScreen
 from catdoc.visible import visible
 
 WATCH_INTERVAL = 1.0
 """Seconds between the cheap stat checks that notice edited files."""
+PROJECT_ACTIONS = frozenset({"search", "validate", "trace", "chain", "coverage", "concepts"})
+"""App actions that open a view of the project: nothing to do while it cannot be loaded."""
 
 
 class CatDocApp(App[None]):
@@ -38,6 +40,13 @@ class CatDocApp(App[None]):
 
     TITLE = "CatDoc"
     CSS_PATH = "catdoc.tcss"
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
+        (0, "-narrow"),
+        (100, "-wide"),
+    ]
+    """Every screen gets `-narrow` below 100 columns, `-wide` from there (for catdoc.tcss)."""
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (30, "-tall")]
+    """Every screen gets `-short` below 30 lines, `-tall` from there."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "search", "Search", tooltip="Search documents and passages"),
         Binding("v", "validate", "Validate", tooltip="All findings; Enter goes to one"),
@@ -58,6 +67,12 @@ class CatDocApp(App[None]):
         Binding("f1", "help", "Help", show=False, tooltip="This help"),
         Binding("ctrl+r", "reload", "Reload", show=False, tooltip="Read the files again now"),
         Binding("q", "quit", "Quit"),
+        Binding(
+            "escape",
+            "return",
+            "List",
+            tooltip="In the browser after a jump from findings or hits: back to that list",
+        ),
     ]
 
     def __init__(self, service: CatDoc, *, watch_interval: float | None = WATCH_INTERVAL) -> None:
@@ -66,6 +81,14 @@ class CatDocApp(App[None]):
         self.watch_interval = watch_interval
         self.browser = BrowserScreen()
         self._project: Project | None = None
+        self.findings_view = FindingsView()
+        """The findings list as it was left: filters and the highlighted finding."""
+        self.search_view = SearchView()
+        """The search as it was left: the query, the scope and the highlighted hit."""
+        self.notes_seen: set[str] = set()
+        """Notices said once a session (the search's "vectors are off")."""
+        self._return: str | None = None
+        """The list (an action: "validate", "search") the shown entity was opened from."""
 
     def get_default_screen(self) -> Screen[None]:
         return self.browser
@@ -86,6 +109,7 @@ class CatDocApp(App[None]):
             return
         if isinstance(self.screen, ProblemScreen):
             self.pop_screen()
+            self.refresh_bindings()
         if project is self._project:
             self.browser.check_document()
             return
@@ -107,6 +131,7 @@ class CatDocApp(App[None]):
             self.screen.show(error)
         else:
             self.push_screen(ProblemScreen(error))
+        self.refresh_bindings()
 
     # ------------------------------------------------------------------ navigation
     def exists(self, ref: Ref) -> bool:
@@ -124,16 +149,21 @@ class CatDocApp(App[None]):
             return False
         return True
 
-    def open(self, ref: Ref) -> None:
-        """Go to `ref` in the browser; functors and transformations also open their mapping."""
+    def open(self, ref: Ref, *, back: str | None = None) -> bool:
+        """Go to `ref` in the browser; functors and transformations also open their mapping.
+        `back` names the list it was picked from (Escape in the browser returns there). False
+        when `ref` is gone."""
         if not self.exists(ref):
             missing = f"'{visible(ref.id)}' is not in the project."
             self.notify(missing, severity="warning", markup=False)
-            return
+            return False
         self._back_to_browser()
+        self._return = back
+        self.refresh_bindings()
         self.browser.show(ref)
         if ref.kind in ("functor", "naturalTransformation"):
             self.open_mapping(ref)
+        return True
 
     def open_mapping(self, ref: Ref) -> None:
         self.push_screen(MappingScreen(ref))
@@ -149,13 +179,36 @@ class CatDocApp(App[None]):
         if self._project is None:
             return
         self._back_to_browser()
+        self._return = None
         self.push_screen(screen)
 
     def action_search(self) -> None:
-        self._over_browser(SearchScreen())
+        self._over_browser(SearchScreen(self.search_view))
 
     def action_validate(self) -> None:
-        self._over_browser(ValidationScreen())
+        self._over_browser(ValidationScreen(self.findings_view))
+
+    def action_return(self) -> None:
+        """Back to the list the shown entity was picked from, as it was left."""
+        if self._return == "validate":
+            self.action_validate()
+        elif self._return == "search":
+            self.action_search()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide (and disable) the app's keys that do nothing on the screen shown: the views
+        while the project cannot load, the view already shown, `e` where nothing can be
+        edited, and Escape unless the browser was reached from a list."""
+        screen = self.screen
+        if action == "return":
+            return self._return is not None and screen is self.browser
+        if action in PROJECT_ACTIONS and isinstance(screen, ProblemScreen):
+            return False
+        if action == "edit":
+            edits = getattr(type(screen), "edit_target", CatDocScreen.edit_target)
+            return edits is not CatDocScreen.edit_target
+        shown = {"search": SearchScreen, "validate": ValidationScreen, "trace": TraceScreen}
+        return not (action in shown and isinstance(screen, shown[action]))
 
     def action_trace(self) -> None:
         current = self.browser.current

@@ -82,6 +82,7 @@ class BrowserScreen(CatDocScreen):
         if ref != self.current and self.current is not None and remember:
             self.history = [*self.history[-HISTORY + 1 :], self.current]
         self.current = ref
+        self.refresh_bindings()
         self.document.show(ref)
         if reveal:
             try:
@@ -126,6 +127,17 @@ class BrowserScreen(CatDocScreen):
         return found or entity_target(self.service, self.current)
 
     # ------------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`f` and `b` leave the footer while they have nothing to do (it is narrow at 80)."""
+        if action == "mapping":
+            return self.current is not None and self.current.kind in (
+                "functor",
+                "naturalTransformation",
+            )
+        if action == "back":
+            return bool(self.history)
+        return True
+
     def action_mapping(self) -> None:
         if self.current is None or self.current.kind not in ("functor", "naturalTransformation"):
             self.notify(

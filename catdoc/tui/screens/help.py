@@ -45,15 +45,20 @@ SCREENS: list[tuple[str, str, type, list[tuple[str, str]]]] = [
     ),
     (
         "Validation",
-        "Every finding with severity and code; the highlighted one in full below.",
+        "Every finding with severity and code; the highlighted one in full below. The filters "
+        "and the highlighted finding stay as they are when you go to a finding and come back.",
         ValidationScreen,
-        [("Enter", "Go to the entity the finding names")],
+        [("Enter", "Go to the entity the finding names (Escape there comes back)")],
     ),
     (
         "Search",
-        "Live results while you type (documents, or passages with Ctrl+T).",
+        "Live results while you type (documents, or passages with Ctrl+T); the first search of "
+        "a project shows how far its indexing is.",
         SearchScreen,
-        [("Enter", "Open the highlighted (or first) hit")],
+        [
+            ("Enter", "Open the highlighted (or first) hit; a passage opens at its lines, marked"),
+            ("esc (browser)", "Back to the hits, as they were"),
+        ],
     ),
     (
         "Concepts",
@@ -67,7 +72,8 @@ SCREENS: list[tuple[str, str, type, list[tuple[str, str]]]] = [
         "Paths between two objects, shortest first, along morphisms and functors.",
         TraceScreen,
         [
-            ("→", "Accept the completion"),
+            ("tab", "Complete the id to what the matches share; again: the next match"),
+            ("→", "Accept the suggestion shown"),
             ("Enter", "From → To → trace; on a step, open it"),
         ],
     ),

@@ -1,13 +1,16 @@
 """Search: a query box with live results (documents or passages); Enter opens the hit.
 
 A query runs on a worker thread; when it first has to index documents or compute vectors, a
-progress bar and a status line ("Indexing documents 1,234/5,000") show how far that is.
+progress bar and a status line ("Indexing documents 1,234/5,000") show how far that is. A
+passage opens scrolled to its lines, marked; Escape in the browser comes back to the hits as
+they were (the query, the scope and the highlighted hit are kept on the app in a `SearchView`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -21,6 +24,7 @@ from textual.widgets.option_list import Option
 from catdoc import results as r
 from catdoc.errors import CatDocError
 from catdoc.search.index import MARK_CLOSE, MARK_OPEN
+from catdoc.search.semantic import SWITCHED_OFF_NOTE, UNAVAILABLE_NOTE
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
 from catdoc.visible import visible
@@ -30,6 +34,17 @@ DEBOUNCE = 0.25
 LIMIT = 50
 SCOPES = {"documents": "documents", "chunks": "passages"}
 SNIPPET_CHARS = 160
+ONCE_NOTES = frozenset({SWITCHED_OFF_NOTE, UNAVAILABLE_NOTE})
+"""Notes said with the first answer of a session only (they hold for every query after)."""
+
+
+@dataclass
+class SearchView:
+    """The search as it was left: the query, the scope and the highlighted hit."""
+
+    query: str = ""
+    scope: str = "documents"
+    highlighted: int = 0
 
 
 def hit_prompt(hit: r.SearchHit, scope: str) -> Text:
@@ -70,10 +85,11 @@ class SearchScreen(CatDocScreen):
         Binding("down", "focus_results", "Results", show=False, tooltip="Into the results"),
     ]
 
-    def __init__(self, query: str = "") -> None:
+    def __init__(self, view: SearchView | None = None) -> None:
         super().__init__()
-        self.query_text = query
-        self.scope = "documents"
+        self.view = view or SearchView()
+        self.query_text = self.view.query
+        self.scope = self.view.scope
         self.hits: list[r.SearchHit] = []
         self._timer: Timer | None = None
         self._typed = False
@@ -81,7 +97,8 @@ class SearchScreen(CatDocScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Input(self.query_text, placeholder="Search documents…", id="search-input")
+        placeholder = f"Search {SCOPES[self.scope]}…"
+        yield Input(self.query_text, placeholder=placeholder, id="search-input")
         yield Static(id="search-status", markup=False)
         bar = ProgressBar(id="search-progress", show_eta=False)
         bar.display = False
@@ -109,7 +126,10 @@ class SearchScreen(CatDocScreen):
         self._status(Text(f"{step} {done:,}/{total:,}" if total else f"{step}…", "dim"))
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        self.query_text = event.value
+        if event.value == self.query_text:
+            return  # the kept query put back on mount
+        self.query_text = self.view.query = event.value
+        self.view.highlighted = 0
         self._typed = True
         if self._timer is not None:
             self._timer.stop()
@@ -161,12 +181,16 @@ class SearchScreen(CatDocScreen):
         self.hits = response.results
         results.set_options(Option(hit_prompt(hit, scope)) for hit in self.hits)
         if self.hits:
-            results.highlighted = 0
+            results.highlighted = min(self.view.highlighted, len(self.hits) - 1)
         status = Text(f"{response.total} {SCOPES[scope]} for ", "dim")
         status.append(repr(visible(response.query)), "bold")
         status.append(f"  ({response.mode} · Ctrl+T: {SCOPES[self._other_scope()]})", "dim")
+        seen = self.catdoc.notes_seen
         for note in response.notes:
-            status.append(f"\n{visible(note)}", "italic dim")
+            if note not in seen:
+                status.append(f"\n{visible(note)}", "italic dim")
+            if note in ONCE_NOTES:
+                seen.add(note)
         self._status(status)
         if self._open_when_done:
             self._open_when_done = False
@@ -176,21 +200,29 @@ class SearchScreen(CatDocScreen):
         return "chunks" if self.scope == "documents" else "documents"
 
     def _open(self, index: int) -> None:
+        """Open the hit; a passage opens scrolled to its lines, marked."""
         if not 0 <= index < len(self.hits):
             return
         hit = self.hits[index]
+        self.view.highlighted = index
         try:
             where = self.service.locate_entity(hit.id)
         except CatDocError as error:
             self.notify(visible(error.message), severity="warning", markup=False)
             return
-        self.catdoc.open(Ref(where.kind, where.id))
+        app = self.catdoc
+        if app.open(Ref(where.kind, where.id), back="search") and hit.start_line is not None:
+            app.browser.document.show_lines(hit.start_line, hit.end_line or hit.start_line)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.view.highlighted = event.option_index
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self._open(event.option_index)
 
     def action_toggle_scope(self) -> None:
-        self.scope = self._other_scope()
+        self.scope = self.view.scope = self._other_scope()
+        self.view.highlighted = 0
         self.query_one("#search-input", Input).placeholder = f"Search {SCOPES[self.scope]}…"
         self.run_search()
 

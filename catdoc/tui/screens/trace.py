@@ -1,4 +1,8 @@
-"""Trace: pick two objects and see the paths between them, shortest first."""
+"""Trace: pick two objects and see the paths between them, shortest first.
+
+The id fields complete: → takes the suggestion shown, Tab completes to the longest prefix the
+matching ids share and, pressed again, cycles through them (the status line lists them).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -20,6 +25,8 @@ from catdoc.tui.screens.base import CatDocScreen
 from catdoc.visible import visible
 
 LIMIT = 20
+LISTED = 8
+"""Matching ids named in the status line when Tab finds several."""
 
 
 class ObjectIdSuggester(Suggester):
@@ -37,6 +44,68 @@ class ObjectIdSuggester(Suggester):
         except CatDocError:
             return None
         return next((ident for ident in ids if ident.startswith(value)), None)
+
+
+class IdInput(Input):
+    """An object id field: Tab completes (longest shared prefix, then cycles); an empty or
+    complete field lets Tab move on as usual."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "complete", "Complete id", tooltip="Complete the id; again: next match"),
+    ]
+
+    class Completed(Message):
+        """Tab found these ids for what was typed."""
+
+        def __init__(self, typed: str, matches: list[str]) -> None:
+            super().__init__()
+            self.typed = typed
+            self.matches = matches
+
+    def __init__(self, service: CatDoc, value: str = "", *, id: str) -> None:
+        super().__init__(
+            value, placeholder="object id", id=id, suggester=ObjectIdSuggester(service)
+        )
+        self.service = service
+        self._cycle: list[str] = []
+        """The matches Tab cycles through, while the field shows the one it put there."""
+        self._cycled = ""
+
+    def action_complete(self) -> None:
+        value = self.value
+        if self._cycle and value == self._cycled:
+            self._set(self._cycle[(self._cycle.index(value) + 1) % len(self._cycle)])
+            return
+        self._cycle = []
+        try:
+            ids = self.service.project().object_by_id
+        except CatDocError:
+            ids = {}
+        matches = sorted(ident for ident in ids if ident.startswith(value)) if value else []
+        if not value or matches == [value]:
+            self.screen.focus_next()
+            return
+        self.post_message(self.Completed(value, matches))
+        if not matches:
+            self.app.bell()
+            return
+        prefix = shared_prefix(matches[0], matches[-1])  # sorted: theirs is everyone's
+        if len(prefix) > len(value):
+            self._set(prefix)
+        else:
+            self._cycle = matches
+            self._set(matches[0])
+
+    def _set(self, value: str) -> None:
+        self.value = self._cycled = value
+        self.cursor_position = len(value)
+
+
+def shared_prefix(first: str, second: str) -> str:
+    for index, (a, b) in enumerate(zip(first, second, strict=False)):
+        if a != b:
+            return first[:index]
+    return first if len(first) <= len(second) else second
 
 
 def path_prompt(number: int, path: r.TracePath) -> Text:
@@ -64,14 +133,11 @@ class TraceScreen(CatDocScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        suggester = ObjectIdSuggester(self.service)
         with Horizontal(id="trace-form"):
             yield Label("From")
-            yield Input(
-                self.source, placeholder="object id", id="trace-source", suggester=suggester
-            )
+            yield IdInput(self.service, self.source, id="trace-source")
             yield Label("To")
-            yield Input(placeholder="object id", id="trace-target", suggester=suggester)
+            yield IdInput(self.service, id="trace-target")
         yield Static(id="trace-status", markup=False)
         yield OptionList(id="trace-paths")
         yield OptionList(id="trace-steps")
@@ -86,6 +152,17 @@ class TraceScreen(CatDocScreen):
 
     def _status(self, text: Text) -> None:
         self.query_one("#trace-status", Static).update(text)
+
+    def on_id_input_completed(self, event: IdInput.Completed) -> None:
+        """Say which ids Tab found, so the next Tab's choice is not a surprise."""
+        typed, matches = visible(event.typed), event.matches
+        if not matches:
+            self._status(Text(f"No object id starts with {typed!r}.", "yellow"))
+            return
+        shown = ", ".join(visible(m) for m in matches[:LISTED])
+        more = f" … ({len(matches) - LISTED} more)" if len(matches) > LISTED else ""
+        count = f"{len(matches)} id{'s' * (len(matches) != 1)}"
+        self._status(Text(f"{count} start with {typed!r}: {shown}{more}", "dim"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -132,17 +209,28 @@ class TraceScreen(CatDocScreen):
         steps = self.query_one("#trace-steps", OptionList)
         items: list[tuple[Text, Ref]] = []
         if path is not None:
-            items.append((Text(visible(path.nodes[0]), "bold"), Ref("object", path.nodes[0])))
+            items.append((self._object_step(path.nodes[0]), Ref("object", path.nodes[0])))
             for hop in path.hops:
                 kind = "functor" if hop.kind == "functor" else "morphism"
                 arrow = "⇒" if hop.kind == "functor" else "→"
                 step = Text(visible(f"  ─{hop.label}{arrow}  "), "dim")
                 step.append(visible(f"{kind} {hop.id}"), "italic")
                 items.append((step, Ref(kind, hop.id)))
-                items.append((Text(visible(hop.target), "bold"), Ref("object", hop.target)))
+                items.append((self._object_step(hop.target), Ref("object", hop.target)))
         steps.set_options(Option(label) for label, _ in items)
         steps.highlighted = 0 if items else None
         self._steps = [ref for _, ref in items]
+
+    def _object_step(self, ident: str) -> Text:
+        """An object of a path: its id, and its title beside it when it has another."""
+        text = Text(visible(ident), "bold")
+        try:
+            obj = self.service.project().object_by_id.get(ident)
+        except CatDocError:
+            obj = None
+        if obj is not None and obj.title and obj.title != ident:
+            text.append(f"  {visible(obj.title)}", "dim")
+        return text
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "trace-paths" and self.result is not None:

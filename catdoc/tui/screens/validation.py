@@ -1,13 +1,19 @@
-"""Validation: every finding with severity and code; Enter jumps to the entity it names."""
+"""Validation: every finding with severity and code; Enter jumps to the entity it names.
+
+A place to work from: the list can be narrowed by severity (1, 2, 3) and by code (/), and what it
+showed (filters and the highlighted finding) is kept on the app in a `FindingsView`, so going to
+a finding and back (Escape in the browser, or v) finds the list as it was left.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from catdoc.errors import CatDocError
 from catdoc.tui.editor import EditTarget, at_location, entity_target
@@ -20,6 +26,33 @@ SEVERITY = {
     "warning": ("! warning", "yellow"),
     "info": ("i info", "cyan"),
 }
+
+
+SEVERITY_KEYS = {"1": "error", "2": "warning", "3": "info"}
+BY = Binding.Group("Severity", compact=True)
+"""The footer shows the severity keys as one entry."""
+
+
+@dataclass
+class FindingsView:
+    """What the findings list shows: the severities let through, the code filter, and the
+    highlighted finding (by what it says, so a reload that moves it keeps it highlighted)."""
+
+    severities: set[str] = field(default_factory=lambda: set(SEVERITY))
+    code: str = ""
+    row: int = 0
+    finding: tuple[str, str, str | None, str] | None = None
+
+    def lets_through(self, finding: Any) -> bool:
+        return finding.severity in self.severities and self.code_matches(finding)
+
+    def code_matches(self, finding: Any) -> bool:
+        """Whether the finding's code contains the filter text (any case)."""
+        return self.code.strip().casefold() in finding.code.casefold()
+
+
+def finding_key(finding: Any) -> tuple[str, str, str | None, str]:
+    return (finding.severity, finding.code, finding.location, finding.message)
 
 
 def _plural(count: int, word: str) -> str:
@@ -38,16 +71,30 @@ class ValidationScreen(CatDocScreen):
     """The report of `catdoc validate`, as a table with the highlighted finding spelled out."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back"),
+        Binding("escape", "back", "Back", tooltip="Back (from the code filter: to the list)"),
+        Binding("1", "severity('error')", "Errors", tooltip="Show or hide the errors", group=BY),
+        Binding(
+            "2", "severity('warning')", "Warnings", tooltip="Show or hide the warnings", group=BY
+        ),
+        Binding("3", "severity('info')", "Infos", tooltip="Show or hide the infos", group=BY),
+        Binding("slash", "filter_code", "Code", tooltip="Filter by code (part of it, any case)"),
+        Binding("0", "show_all", "All", tooltip="Every finding again (no filter)"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, view: FindingsView | None = None) -> None:
         super().__init__()
+        self.view = view or FindingsView()
+        self.all_findings: list[Any] = []
         self.findings: list[Any] = []
+        """The findings shown, in table order."""
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="validation-summary", markup=False)
+        yield Input(
+            self.view.code, placeholder="code contains…", id="findings-filter", compact=True
+        )
+        yield Static(id="findings-counts", markup=False)
         yield DataTable(id="findings", cursor_type="row", zebra_stripes=True)
         yield Static(id="finding-detail", markup=False)
         yield Footer()
@@ -59,6 +106,7 @@ class ValidationScreen(CatDocScreen):
         table.add_column("code", key="code")
         table.add_column("about", key="entity", width=16)
         table.add_column("message", key="message")
+        self.query_one("#findings-filter", Input).display = bool(self.view.code)
         self.project_changed()
         table.focus()
 
@@ -66,14 +114,14 @@ class ValidationScreen(CatDocScreen):
         try:
             report = self.service.validate()
         except CatDocError as error:  # the files broke since the last look
-            self.findings = []
+            self.all_findings = self.findings = []
             self.query_one("#findings", DataTable).clear()
             self.query_one("#validation-summary", Static).update(
                 Text(visible(error.message, lines=True), "red")
             )
             self.catdoc.show_problem(error)
             return
-        self.findings = [*report.errors, *report.warnings, *report.infos]
+        self.all_findings = [*report.errors, *report.warnings, *report.infos]
         s = report.summary
         summary = Text()
         summary.append(
@@ -96,8 +144,14 @@ class ValidationScreen(CatDocScreen):
         )
         summary.append(f"\nchecked {checked}", "dim")
         self.query_one("#validation-summary", Static).update(summary)
+        self._fill()
+
+    def _fill(self) -> None:
+        """The table of the findings the view lets through, the highlighted one kept."""
+        view = self.view
+        self.findings = [f for f in self.all_findings if view.lets_through(f)]
+        self._count()
         table = self.query_one("#findings", DataTable)
-        row = table.cursor_row
         table.clear()
         for index, finding in enumerate(self.findings):
             label, style = SEVERITY[finding.severity]
@@ -108,9 +162,37 @@ class ValidationScreen(CatDocScreen):
                 Text(visible(finding.message.splitlines()[0] if finding.message else "")),
                 key=str(index),
             )
+        keys = [finding_key(f) for f in self.findings]
+        row = keys.index(view.finding) if view.finding in keys else view.row
         if self.findings:
-            table.move_cursor(row=min(max(row, 0), len(self.findings) - 1))
+            table.move_cursor(row=min(max(row, 0), len(self.findings) - 1), scroll=False)
+            self.call_after_refresh(self._scroll_to_cursor)
         self._explain(table.cursor_row)
+
+    def _scroll_to_cursor(self) -> None:
+        """The highlighted row in the middle of the table, once the table has its size."""
+        table = self.query_one("#findings", DataTable)
+        table.scroll_to(
+            y=max(table.cursor_row - table.scrollable_content_region.height // 2, 0),
+            animate=False,
+            immediate=True,
+        )
+
+    def _count(self) -> None:
+        """How many findings are shown, and per severity how many the code filter lets through
+        (dim: hidden by its key)."""
+        view = self.view
+        matching = [f for f in self.all_findings if view.code_matches(f)]
+        text = Text(f"{len(self.findings)} of {len(self.all_findings)} shown ", "bold")
+        for key, severity in SEVERITY_KEYS.items():
+            count = sum(1 for f in matching if f.severity == severity)
+            shown = severity in view.severities
+            text.append(f"  {key} ", "bold cyan" if shown else "dim")
+            text.append(f"{severity}s {count}", SEVERITY[severity][1] if shown else "dim strike")
+        if view.code.strip():
+            text.append("   code ∋ ", "dim")
+            text.append(repr(visible(view.code.strip())), "bold")
+        self.query_one("#findings-counts", Static).update(text)
 
     def _explain(self, index: int) -> None:
         detail = self.query_one("#finding-detail", Static)
@@ -142,7 +224,10 @@ class ValidationScreen(CatDocScreen):
         detail.update(text)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._explain(event.cursor_row)
+        row = event.cursor_row
+        if 0 <= row < len(self.findings):
+            self.view.row, self.view.finding = row, finding_key(self.findings[row])
+        self._explain(row)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if not 0 <= event.cursor_row < len(self.findings):
@@ -151,7 +236,46 @@ class ValidationScreen(CatDocScreen):
         if ref is None:
             self.notify("This finding names no entity to open.", severity="warning")
         else:
-            self.catdoc.open(ref)
+            self.catdoc.open(ref, back="validate")
+
+    # ------------------------------------------------------------------ filters
+    def action_severity(self, severity: str) -> None:
+        """Show or hide one severity."""
+        self.view.severities ^= {severity}
+        self._fill()
+
+    def action_show_all(self) -> None:
+        self.view.severities = set(SEVERITY)
+        self.view.code = ""
+        field = self.query_one("#findings-filter", Input)
+        with field.prevent(Input.Changed):
+            field.value = ""
+        field.display = False
+        self._fill()
+        self.query_one("#findings", DataTable).focus()
+
+    def action_filter_code(self) -> None:
+        field = self.query_one("#findings-filter", Input)
+        field.display = True
+        field.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.view.code = event.value
+        self._fill()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one("#findings", DataTable).focus()
+
+    def action_back(self) -> None:
+        """From the code filter back to the list (the filter stays); from the list, away."""
+        field = self.query_one("#findings-filter", Input)
+        if field.has_focus:
+            field.display = bool(self.view.code.strip())
+            self.query_one("#findings", DataTable).focus()
+        else:
+            self.app.pop_screen()
 
     def edit_target(self) -> EditTarget | None:
         """The YAML node the highlighted finding names, else the entry of its entity."""

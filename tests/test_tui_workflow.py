@@ -1,0 +1,287 @@
+"""The terminal browser as a place to work from: the findings list kept across jumps and
+filtered, search showing its indexing and opening passages where they are, Tab completing trace
+ids, and every screen's footer naming that screen's keys (Textual's Pilot, small projects)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, OptionList
+from textual.widgets._footer import FooterKey
+from textual.widgets.markdown import MarkdownBlock
+from tui_project import copy_example
+
+from catdoc.search.semantic import SWITCHED_OFF_NOTE
+from catdoc.service import CatDoc
+from catdoc.tui import CatDocApp
+from catdoc.tui.refs import Ref
+from catdoc.tui.screens.problem import ProblemScreen
+from catdoc.tui.screens.search import SearchScreen
+from catdoc.tui.screens.trace import TraceScreen
+from catdoc.tui.screens.validation import ValidationScreen
+
+SIZE = (80, 24)
+GENERATE = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py"
+anyio = pytest.mark.anyio
+
+
+def make_app(root: Path) -> CatDocApp:
+    return CatDocApp(CatDoc(root), watch_interval=None)
+
+
+def set_search(root: Path, old: str, new: str) -> Path:
+    config = root / ".catdoc" / "config.yaml"
+    text = config.read_text("utf-8")
+    assert old in text
+    config.write_text(text.replace(old, new), "utf-8")
+    return root
+
+
+def rendered(app: CatDocApp, selector: str) -> str:
+    return str(app.screen.query_one(selector).render())
+
+
+def footer_keys(app: CatDocApp) -> dict[str, str]:
+    """The keys the footer shows now (key as shown → description), each wholly visible."""
+    keys = list(app.screen.query(FooterKey))
+    palette = next((k for k in keys if k.has_class("-command-palette")), None)
+    shown = [k for k in keys if k is not palette]
+    edge = palette.region.x if palette is not None and palette.display else app.size.width
+    for key in shown:  # nothing cut off by the screen's edge or the palette's entry
+        assert key.region.right <= edge, key.description
+    return {key.key_display: key.description for key in shown}
+
+
+async def wait_for_hits(app: CatDocApp, pilot: Pilot[None]) -> None:
+    """Until the search screen has its answer (the debounce fires late on a busy machine)."""
+    for _ in range(400):
+        await pilot.pause(0.05)
+        await app.workers.wait_for_complete()
+        if getattr(app.screen, "hits", None):
+            return
+    raise AssertionError("the search never answered")
+
+
+# ---------------------------------------------------------------------- validation
+@anyio
+async def test_findings_keep_their_filter_and_cursor_across_a_jump(tmp_path: Path) -> None:
+    app = make_app(copy_example("broken", tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("v", "1", "down")  # hide the errors; the second of the rest
+        screen = app.screen
+        assert isinstance(screen, ValidationScreen)
+        assert {f.severity for f in screen.findings} == {"warning", "info"}
+        table = screen.query_one("#findings", DataTable)
+        assert screen.findings[table.cursor_row].code == "OBJ_FILE_MISSING"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is app.browser and app.browser.current == Ref("object", "s-draft")
+        assert footer_keys(app)["esc"] == "List"
+        await pilot.press("escape")
+        await pilot.pause()
+        back = app.screen
+        assert isinstance(back, ValidationScreen) and back is not screen
+        assert {f.severity for f in back.findings} == {"warning", "info"}
+        row = back.query_one("#findings", DataTable).cursor_row
+        assert back.findings[row].code == "OBJ_FILE_MISSING"
+        assert "14 of 47 shown" in rendered(app, "#findings-counts")
+        await pilot.press("escape")  # to the browser; Escape there has nowhere to return now
+        assert app.screen is app.browser and "esc" not in footer_keys(app)
+
+
+@anyio
+async def test_findings_filter_by_severity_and_by_code_with_counts(tmp_path: Path) -> None:
+    app = make_app(copy_example("broken", tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("v")
+        screen = app.screen
+        assert isinstance(screen, ValidationScreen) and len(screen.findings) == 47
+        await pilot.press("2", "3")  # warnings and infos off: the errors alone
+        assert {f.severity for f in screen.findings} == {"error"}
+        assert "33 of 47 shown" in rendered(app, "#findings-counts")
+        await pilot.press("slash", *"nat_square")
+        assert screen.query_one("#findings-filter", Input).has_focus
+        assert {f.code for f in screen.findings} == {"NAT_SQUARE_FAILS"}
+        counts = rendered(app, "#findings-counts")
+        # what the code lets through per severity, even where a severity is hidden
+        assert "1 of 47 shown" in counts and "warnings 2" in counts and "infos 2" in counts
+        await pilot.press("enter")  # back into the list, the filter kept
+        assert screen.query_one("#findings", DataTable).has_focus
+        await pilot.press("3")
+        assert [f.code for f in screen.findings] == [
+            "NAT_SQUARE_FAILS",
+            *["NAT_SQUARE_NOT_CHECKED"] * 2,
+        ]
+        await pilot.press("0")  # everything again
+        assert len(screen.findings) == 47
+        assert not screen.query_one("#findings-filter", Input).display
+
+
+# ---------------------------------------------------------------------- search
+@anyio
+async def test_the_first_search_shows_indexing_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "gen"
+    subprocess.run(
+        [sys.executable, str(GENERATE), "300", str(root)], check=True, capture_output=True
+    )
+    set_search(root, "name: benchmark-300", "name: benchmark-300\nsearch:\n  mode: text")
+    shown: list[tuple[str, int, int | None, bool]] = []
+    original = SearchScreen._show_progress
+
+    def watched(screen: SearchScreen, step: str, done: int, total: int | None) -> None:
+        original(screen, step, done, total)
+        bar = screen.query_one("#search-progress")
+        shown.append((step, done, total, bar.display))
+
+    monkeypatch.setattr(SearchScreen, "_show_progress", watched)
+    app = make_app(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash", *"requirement")
+        await wait_for_hits(app, pilot)
+        assert ("Indexing documents", 300, 300, True) in shown
+        assert all(visible for *_, visible in shown)
+        assert not app.screen.query_one("#search-progress").display  # gone with the answer
+        assert "index was built first" in rendered(app, "#search-status")
+
+
+@anyio
+async def test_a_passage_opens_scrolled_to_its_lines_and_marked(tmp_path: Path) -> None:
+    root = set_search(copy_example("traceability", tmp_path), "mode: hybrid", "mode: text")
+    app = make_app(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash", "ctrl+t", *"card declined")
+        await wait_for_hits(app, pilot)
+        hit = app.screen.hits[0]
+        assert hit.start_line is not None and hit.end_line is not None
+        await pilot.press("down", "enter")  # into the results, open the first
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.1)
+        assert app.browser.current == Ref("object", hit.id)
+        marked = list(app.browser.query("#doc-markdown .-passage").results(MarkdownBlock))
+        assert marked, "no block of the passage is marked"
+        assert "".join(b.source or "" for b in marked).strip()
+        body = app.browser.query_one("#doc-body")
+        assert body.scroll_y > 0
+        await pilot.press("escape")  # back to the hits as they were
+        await pilot.pause()
+        assert isinstance(app.screen, SearchScreen)
+        assert app.screen.query_one(Input).value == "card declined"
+        assert app.screen.scope == "chunks"
+
+
+@anyio
+async def test_the_vectors_off_notice_is_shown_once(tmp_path: Path) -> None:
+    root = copy_example("traceability", tmp_path)
+    set_search(root, "mode: hybrid", "mode: hybrid\n  vectors: off")
+    app = make_app(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash", *"payment")
+        await wait_for_hits(app, pilot)
+        assert "Vector similarity is off" in rendered(app, "#search-status")
+        assert SWITCHED_OFF_NOTE in app.notes_seen
+        query = app.screen.query_one(Input)
+        query.value = "cart"
+        await pilot.pause(0.1)
+        for _ in range(200):
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.05)
+            if "'cart'" in rendered(app, "#search-status"):
+                break
+        status = rendered(app, "#search-status")
+        assert "'cart'" in status and "Vector similarity is off" not in status
+
+
+# ---------------------------------------------------------------------- trace
+@anyio
+async def test_tab_completes_trace_ids_and_cycles(tmp_path: Path) -> None:
+    app = make_app(copy_example("traceability", tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t", *"req-checkou", "tab")
+        screen = app.screen
+        assert isinstance(screen, TraceScreen)
+        source = screen.query_one("#trace-source", Input)
+        target = screen.query_one("#trace-target", Input)
+        assert source.value == "req-checkout" and source.has_focus
+        await pilot.press("tab")  # a complete id: Tab moves on
+        assert target.has_focus
+        await pilot.press(*"tes", "tab")  # the prefix the matches share
+        assert target.value == "test-"
+        assert "6 ids start with 'tes'" in rendered(app, "#trace-status")
+        await pilot.press("tab", "tab")  # then one match after the other
+        assert target.value == "test-checkout-e2e"
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        steps = screen.query_one("#trace-steps", OptionList)
+        first = str(steps.get_option_at_index(0).prompt)
+        assert first == "req-checkout  Checkout"  # the id, and its title beside it
+
+
+@anyio
+async def test_tab_on_an_unknown_prefix_says_so(tmp_path: Path) -> None:
+    app = make_app(copy_example("traceability", tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t", *"zz", "tab")
+        assert app.screen.query_one("#trace-source", Input).value == "zz"
+        assert "No object id starts with 'zz'" in rendered(app, "#trace-status")
+
+
+# ---------------------------------------------------------------------- footer and layout
+@anyio
+async def test_each_screen_footer_shows_its_own_keys(tmp_path: Path) -> None:
+    root = copy_example("traceability", tmp_path)
+    app = make_app(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        keys = footer_keys(app)  # no mapping to open, nothing to go back to
+        assert set(keys) == {"/", "v", "t", "e", "?", "q"}
+        app.open(Ref("functor", "specify"))
+        await pilot.pause()
+        await pilot.press("escape")  # from its mapping to the browser
+        app.open(Ref("object", "req-cart"))
+        app.open(Ref("functor", "specify"), back="validate")
+        await pilot.pause()
+        await pilot.press("escape")
+        keys = footer_keys(app)  # every key of the browser fits in 80 columns
+        assert set(keys) == {"f", "b", "/", "v", "t", "e", "?", "q", "esc"}
+        await pilot.press("v")
+        keys = footer_keys(app)
+        assert keys["esc"] == "Back" and keys["/"] == "Code" and keys["0"] == "All"
+        assert "v" not in keys and "e" in keys
+        await pilot.press("escape", "slash")
+        keys = footer_keys(app)
+        assert keys["^t"] == "Documents/passages" and keys["esc"] == "Back"
+        await pilot.press("escape", "t")
+        keys = footer_keys(app)
+        assert keys["tab"] == "Complete id" and "e" not in keys and "t" not in keys
+
+
+@anyio
+async def test_a_broken_project_footer_offers_only_what_works(tmp_path: Path) -> None:
+    root = copy_example("traceability", tmp_path)
+    (root / ".catdoc" / "categories" / "tests.yaml").write_text("- [unclosed\n", "utf-8")
+    app = make_app(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ProblemScreen)
+        assert set(footer_keys(app)) == {"^r", "?", "q"}
+
+
+@anyio
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_browser_panes_are_balanced(tmp_path: Path, size: tuple[int, int]) -> None:
+    app = make_app(copy_example("traceability", tmp_path))
+    async with app.run_test(size=size) as pilot:
+        app.open(Ref("object", "req-checkout"))
+        await pilot.pause(0.2)
+        navigator = app.browser.query_one("#navigator").region
+        document = app.browser.query_one("#document").region
+        assert navigator.width >= 24 and document.width >= navigator.width
+        assert app.browser.query_one("#doc-body").region.height >= size[1] // 3
+        assert app.browser.query_one("#doc-links").region.height >= 4
