@@ -15,6 +15,7 @@ import networkx as nx
 
 from catdoc import results as r
 from catdoc.errors import VALIDATION_ERROR, CatDocError
+from catdoc.model import Morphism
 from catdoc.project import Project
 from catdoc.visible import visible
 
@@ -50,6 +51,91 @@ def build_trace_graph(project: Project, *, via_functors: bool = True) -> nx.DiGr
     graph.add_nodes_from(objects)
     graph.add_edges_from((u, v, {"hops": hops}) for (u, v), hops in edges.items())
     return graph
+
+
+BALL_SHARE = 4
+"""A bounded trace builds the graph within its depth of the source alone while that part holds
+at most 1/BALL_SHARE of the objects; past that, the whole graph (built once) costs no more."""
+
+
+class HopIndex:
+    """The trace graph's hops by their start object, with their place in `build_trace_graph`'s
+    insertion order. A trace needs only the objects within its depth of the source; building
+    that part, in the same order, costs a fraction of the whole graph on a large project (the
+    whole one takes seconds at 100,000 objects) and finds the same paths."""
+
+    def __init__(self, project: Project, *, via_functors: bool = True) -> None:
+        objects = project.object_by_id
+        self._objects = objects
+        self._order = {ident: n for n, ident in enumerate(objects)}
+        self._morphism_ids = project.morphism_by_id
+        self._morphisms: dict[str, list[tuple[int, Morphism]]] = {}
+        rank = 0
+        for cat in project.categories:  # only gathered here; `_hops` filters what it reaches
+            for mor in cat.morphisms:
+                rank += 1
+                self._morphisms.setdefault(mor.source, []).append((rank, mor))
+        self._functors = (
+            [
+                (n, fun)
+                for n, fun in enumerate(project.functors)
+                if project.functor_by_id.get(fun.id) is fun
+            ]
+            if via_functors
+            else []
+        )
+        self._positions: dict[int, dict[str, int]] = {}
+
+    def _hops(self, u: str) -> Iterator[tuple[tuple[int, int, int], str, Hop]]:
+        """Every hop from `u`, as `build_trace_graph` keeps them (no identities, no dangling
+        or duplicate morphisms, no loops)."""
+        objects = self._objects
+        for rank, mor in self._morphisms.get(u, ()):
+            v = mor.target
+            if v == u or v not in objects or u not in objects or mor.is_identity:
+                continue
+            if self._morphism_ids.get(mor.id) is mor:
+                yield (0, rank, 0), v, ("morphism", mor.id, mor.label)
+        for n, fun in self._functors:
+            v = fun.object_mapping.get(u)
+            if v is None or v == u or v not in self._objects or u not in self._objects:
+                continue
+            positions = self._positions.get(n)
+            if positions is None:
+                positions = {k: i for i, k in enumerate(fun.object_mapping)}
+                self._positions[n] = positions
+            yield (1, n, positions[u]), v, ("functor", fun.id, fun.label)
+
+    def near(self, source: str, depth: int, *, max_objects: int | None = None) -> nx.DiGraph | None:
+        """The graph of the objects within `depth` hops of `source`, nodes and edges in the
+        whole graph's order; None when it would hold more than `max_objects` (by default a
+        1/BALL_SHARE of all), which is not worth building alone."""
+        if source not in self._objects:
+            return nx.DiGraph()
+        reached = {source}
+        frontier = [source]
+        found: list[tuple[tuple[int, int, int], str, str, Hop]] = []
+        bound = len(self._objects) // BALL_SHARE if max_objects is None else max_objects
+        for _step in range(depth):
+            ahead: list[str] = []
+            for u in frontier:
+                for rank, v, hop in self._hops(u):
+                    found.append((rank, u, v, hop))
+                    if v not in reached:
+                        reached.add(v)
+                        ahead.append(v)
+            if len(reached) > bound:
+                return None
+            if not ahead:
+                break
+            frontier = ahead
+        edges: dict[tuple[str, str], list[Hop]] = {}
+        for _rank, u, v, hop in sorted(found, key=lambda item: item[0]):
+            edges.setdefault((u, v), []).append(hop)
+        graph = nx.DiGraph()
+        graph.add_nodes_from(sorted(reached, key=self._order.__getitem__))
+        graph.add_edges_from((u, v, {"hops": hops}) for (u, v), hops in edges.items())
+        return graph
 
 
 def trace_paths(
@@ -294,4 +380,11 @@ def _mermaid(data: r.GraphData) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["GRAPH_FORMATS", "build_trace_graph", "graph_data", "render_graph", "trace_paths"]
+__all__ = [
+    "GRAPH_FORMATS",
+    "HopIndex",
+    "build_trace_graph",
+    "graph_data",
+    "render_graph",
+    "trace_paths",
+]

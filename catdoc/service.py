@@ -554,7 +554,7 @@ class CatDoc(
         via_functors: bool = True,
     ) -> r.TraceResult:
         """Paths from `source` to `target`, shortest first; bounded, never enumerates all paths."""
-        from catdoc.graph import build_trace_graph, trace_paths
+        from catdoc.graph import HopIndex, build_trace_graph, trace_paths
 
         self.object(source)
         self.object(target)
@@ -570,6 +570,15 @@ class CatDoc(
                 f"limit must be 1–{MAX_LIMIT}, got {limit}.",
                 "Pass a smaller limit.",
             )
+        hops = self.derived(
+            f"trace-hops:{via_functors}", lambda p: HopIndex(p, via_functors=via_functors)
+        )
+        graph = hops.near(source, max_depth)
+        if graph is None:
+            graph = self.derived(
+                f"trace-graph:{via_functors}",
+                lambda p: build_trace_graph(p, via_functors=via_functors),
+            )
         return trace_paths(
             self.project(),
             source,
@@ -577,10 +586,7 @@ class CatDoc(
             max_depth=max_depth,
             limit=limit,
             via_functors=via_functors,
-            graph=self.derived(
-                f"trace-graph:{via_functors}",
-                lambda p: build_trace_graph(p, via_functors=via_functors),
-            ),
+            graph=graph,
         )
 
     def context(
@@ -677,13 +683,7 @@ class CatDoc(
         )
         self._adopt(outcome.project)
         written = [f for f in outcome.files if f.startswith(".catdoc/")]
-        removed = outcome.value.example_removed
-        if removed:
-            from catdoc.importer.template import remove_example_document
-
-            document = remove_example_document(self.root)
-            removed = [*removed, document] if document else removed
-        return outcome.value.model_copy(update={"written": written, "example_removed": removed})
+        return outcome.value.model_copy(update={"written": written})
 
     # ------------------------------------------------------------------ search
     def search_engine(self) -> Any:
