@@ -4,6 +4,7 @@ pipx, uvx) running `catdoc init`, `validate` and the MCP server over stdio."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -186,3 +187,26 @@ async def test_uvx_runs_the_mcp_server_from_the_wheel(dist: Dist, work: Path) ->
     server = [*uvx, "catdoc", "mcp", "--project", str(root)]
     listed = await list_tools_over_stdio(server, work, UV_PYTHON_DOWNLOADS="never")
     assert listed == await served_tools(root)
+
+
+def test_the_readme_gives_every_install_way_and_its_client_configuration() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    install = readme.split("<!-- section:install -->")[1].split("<!-- /section:install -->")[0]
+    for line in (
+        "pip install catdoc",
+        "pipx install catdoc",
+        "uvx catdoc mcp --project",
+        "npm install -g @catdoc/mcp-server",
+        "npx -y @catdoc/mcp-server --project",
+    ):
+        assert line in install
+    configuration = readme.split("### Configuration")[1].split("### Tools")[0]
+    servers = [
+        json.loads(block)["mcpServers"]["catdoc"]
+        for block in re.findall(r"```json\n(.*?)\n```", configuration, re.S)
+        if "mcpServers" in block
+    ]
+    commands = {server["command"]: server["args"][:2] for server in servers}
+    assert commands["uvx"] == ["catdoc", "mcp"]
+    assert commands["npx"] == ["-y", "@catdoc/mcp-server"]
+    assert "catdoc-mcp" in commands
