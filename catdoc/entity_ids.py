@@ -43,8 +43,13 @@ _KEY_LINE = re.compile(
     r"(?P<key>categories|objects|morphisms|functors|naturalTransformations)[ \t]*:"
 )
 _LEAD = re.compile(r"(?P<indent>[ \t]*)(?P<dash>-[ \t]+)?(?P<flow>\{[ \t]*)?")
-_FLOW_LABEL = re.compile(rf"[,{{][ \t]*(title|name)[ \t]*:[ \t]*({_SCALAR}|[^,}}#\n]*)")
-_BLOCK_LABEL = re.compile(rf"(title|name)[ \t]*:[ \t]*({_SCALAR}|[^#\n]*?)[ \t]*(?:#.*)?$")
+_FLOW_LABEL = re.compile(
+    rf"[,{{][ \t]*(title|name)[ \t]*:[ \t]*({_SCALAR}|(?:[^,}}#\n]|(?<![ \t])#)*)"
+)
+_BLOCK_LABEL = re.compile(
+    rf"(title|name)[ \t]*:[ \t]*({_SCALAR}|(?:[^#\n]|(?<![ \t])#)*?)[ \t]*(?:(?<=[ \t])#.*)?$"
+)
+"""A `title:` or `name:` key and its value; a `#` starts a comment only after a blank."""
 WINDOW = 4096
 """Characters after a section key searched for its first item, and after a block-style id for
 its item's title or name."""

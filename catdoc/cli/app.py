@@ -154,6 +154,7 @@ class CatDocGroup(TyperGroup):
         **extra: Any,
     ) -> Any:
         argv = hoist_project(self, list(sys.argv[1:] if args is None else args))
+        hoist_completion_words(self, prog_name or "catdoc")
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except click_errors.ClickException as error:
@@ -264,6 +265,35 @@ def hoist_project(root: Any, argv: list[str]) -> list[str]:
                 position += 1
         position += 1
     return argv[:first] + moved + argv[first:index] + rest if moved else argv
+
+
+def hoist_completion_words(root: Any, prog_name: str) -> None:
+    """`hoist_project` for the words a shell asks to complete (`catdoc show object -C DIR re`):
+    the completion scripts pass them in the environment, bash as COMP_WORDS and COMP_CWORD,
+    zsh, fish and PowerShell as _TYPER_COMPLETE_ARGS (the line up to the cursor)."""
+    if not os.environ.get(f"_{prog_name}_COMPLETE".replace("-", "_").upper()):
+        return
+    try:
+        _hoist_words(root)
+    except ValueError:  # an open quote: left to click, which completes inside it
+        return
+
+
+def _hoist_words(root: Any) -> None:
+    import shlex
+
+    if "COMP_WORDS" in os.environ and "COMP_CWORD" in os.environ:
+        words = shlex.split(os.environ["COMP_WORDS"])
+        cursor = int(os.environ["COMP_CWORD"])
+        head = hoist_project(root, words[1:cursor])
+        os.environ["COMP_WORDS"] = shlex.join([*words[:1], *head, *words[cursor:]])
+    elif line := os.environ.get("_TYPER_COMPLETE_ARGS"):
+        words = shlex.split(line)
+        cut = len(words) if line.endswith(" ") else len(words) - 1
+        head = hoist_project(root, words[1:cut])
+        os.environ["_TYPER_COMPLETE_ARGS"] = shlex.join([*words[:1], *head, *words[cut:]]) + (
+            " " if line.endswith(" ") else ""
+        )
 
 
 def _value_options(command: Any) -> set[str]:
