@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import Field
 
 from catdoc.results import Result
 from catdoc.validate.codes import Severity
+
+Paint = Callable[[str, Severity | None], str]
+"""Turns one line of a rendered report into what is printed (see `render_report`)."""
 
 LawStatus = Literal["holds", "fails", "unknown"]
 
@@ -52,31 +56,37 @@ class Report(Result):
     timestamp: str
 
 
-def render_report(report: Report) -> str:
-    """The report as plain text: findings grouped by severity, then functor laws and totals."""
+def render_report(report: Report, paint: Paint | None = None) -> str:
+    """The report as plain text: findings grouped by severity, then functor laws and totals.
+    `paint(line, severity)` turns each line into what is printed (the CLI escapes it and
+    colours findings by severity); severity is None for lines that are no finding."""
     lines: list[str] = []
-    for title, items in (
-        ("Errors", report.errors),
-        ("Warnings", report.warnings),
-        ("Info", report.infos),
+
+    def add(line: str, severity: Severity | None = None) -> None:
+        lines.append(line if paint is None else paint(line, severity))
+
+    for title, severity, items in (
+        ("Errors", "error", report.errors),
+        ("Warnings", "warning", report.warnings),
+        ("Info", "info", report.infos),
     ):
         if not items:
             continue
-        lines.append(f"{title} ({len(items)}):")
+        add(f"{title} ({len(items)}):", severity)
         for item in items:
-            lines.append(f"  {item.location or '-'}  {item.code}  {item.message}")
-        lines.append("")
+            add(f"  {item.location or '-'}  {item.code}  {item.message}", severity)
+        add("")
     s = report.summary
     if s.functor_laws:
-        lines.append("Functor laws:")
+        add("Functor laws:")
         for law in s.functor_laws:
-            lines.append(
+            add(
                 f"  {law.functor}: identity preservation {law.identity_preservation}, "
                 f"composition preservation {law.composition_preservation}"
             )
-        lines.append("")
+        add("")
     verdict = "valid" if report.is_valid else "INVALID"
-    lines.append(
+    add(
         f"Checked {s.categories_checked} categor{'y' if s.categories_checked == 1 else 'ies'}, "
         f"{s.functors_checked} functor(s), {s.natural_transformations_checked} natural "
         f"transformation(s): {s.total_errors} error(s), {s.total_warnings} warning(s), "
