@@ -40,8 +40,10 @@ from catdoc.visible import json_visible, visible
 
 try:  # typer ≥ 0.2x carries its own copy of click; older ones use click itself
     from typer._click import exceptions as click_errors
+    from typer._click import utils as click_utils
 except ImportError:  # pragma: no cover
     from click import exceptions as click_errors  # type: ignore[no-redef]
+    from click import utils as click_utils  # type: ignore[no-redef]
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -70,12 +72,12 @@ def report_error(error: CatDocError, *, as_json: bool) -> None:
         text = json.dumps(error.to_dict(), ensure_ascii=False, indent=2)
         typer.echo(json_visible(text), err=True)
         return
-    lines = [typer.style("Error: ", fg="red", bold=True) + visible(error.message, lines=True)]
+    lines = [painted("Error: ", "error", err=True) + visible(error.message, lines=True)]
     if error.suggestions:
         lines.append(f"Did you mean: {', '.join(visible(s) for s in error.suggestions)}?")
     if error.hint:
         lines.append(f"Hint: {visible(error.hint, lines=True)}")
-    typer.echo("\n".join(lines), err=True)
+    echo_painted("\n".join(lines), err=True)
 
 
 def wants_json(args: Sequence[str]) -> bool:
@@ -496,6 +498,42 @@ def print_json(data: BaseModel | Sequence[BaseModel] | dict[str, Any]) -> None:
     else:
         text = json.dumps(as_jsonable(data), ensure_ascii=False, indent=2)
     typer.echo(json_visible(text))
+
+
+SEVERITY_STYLES: dict[str, dict[str, Any]] = {
+    "error": {"fg": "red"},
+    "warning": {"fg": "yellow"},
+    "info": {"dim": True},
+}
+"""How a finding of each severity looks in a terminal."""
+
+
+def colour_on(*, err: bool = False) -> bool:
+    """Whether output may be coloured: NO_COLOR (any value) says no, else FORCE_COLOR (any
+    value) says yes, else only a terminal (not a pipe, not TERM=dumb) is coloured, as click
+    judges it (so a test runner's `color=True` counts). The rules rich applies to its own
+    output."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    return not click_utils.should_strip_ansi(sys.stderr if err else sys.stdout)
+
+
+def painted(text: str, severity: str | None, *, err: bool = False) -> str:
+    """`text` escaped (see `echo`) and, when colour is on, in its severity's colour. The one
+    place a finding gets its colour: `validate`, the edit commands and every other command
+    that prints findings go through it. Print the result with `echo_painted`."""
+    shown = visible(text, lines=True)
+    style = SEVERITY_STYLES.get(severity or "")
+    return typer.style(shown, **style) if style and colour_on(err=err) else shown
+
+
+def echo_painted(text: str, *, err: bool = False) -> None:
+    """Lines made by `painted` (already escaped; colour codes kept when colour is on)."""
+    typer.echo(text, err=err, color=colour_on(err=err))
 
 
 def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:

@@ -18,8 +18,10 @@ from catdoc.cli.app import (
     bounded,
     count,
     echo,
+    echo_painted,
     list_app,
     page_caption,
+    painted,
     print_fields,
     print_json,
     print_table,
@@ -211,7 +213,7 @@ def validate(
                 }
             )
     else:
-        echo(render_report(report))
+        echo_painted(render_report(report, paint=painted))
         if suggestions is not None:
             _print_suggestions(suggestions)
     if not report.is_valid or (strict and report.warnings):

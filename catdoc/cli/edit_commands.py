@@ -22,6 +22,8 @@ from catdoc.cli.app import (
     app,
     count,
     echo,
+    echo_painted,
+    painted,
     print_json,
     service,
 )
@@ -120,10 +122,9 @@ def _print_text(result: EditResult) -> None:
         "about what changed:"
     )
     for finding in result.findings:
-        colour = "red" if finding.severity == "error" else "yellow"
-        label = typer.style(finding.severity, fg=colour, bold=finding.severity == "error")
         where = f" {finding.location}" if finding.location else ""
-        typer.echo(f"  {label} {visible(f'{finding.code}{where}: {finding.message}')}")
+        label = painted(finding.severity, finding.severity)
+        echo_painted(f"  {label} {visible(f'{finding.code}{where}: {finding.message}')}")
     if result.findings_total > len(result.findings):
         echo(f"  … and {result.findings_total - len(result.findings)} more (catdoc validate).")
 
