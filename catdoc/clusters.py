@@ -28,11 +28,12 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from catdoc import results as r
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 SIGNALS = ("morphisms", "references", "functors", "concepts", "vectors")
 SEED = 7
@@ -198,6 +199,8 @@ def document_graph(documents: Iterable[str], links: Iterable[Link]) -> DocumentG
         pairs.setdefault(link.signal, set()).add(pair)
     names = sorted({d for pair in weights for d in pair})
     position = {name: i for i, name in enumerate(names)}
+    import networkx as nx  # on first use: a one-shot command that never clusters skips it
+
     graph = nx.Graph()
     graph.add_nodes_from(range(len(names)))
     graph.add_weighted_edges_from(
@@ -210,6 +213,8 @@ def communities(graph: DocumentGraph) -> list[list[str]]:
     """Louvain communities (modularity, resolution 1, fixed seed), each as sorted ids."""
     if graph.graph.number_of_edges() == 0:
         return []
+    import networkx as nx
+
     found = nx.community.louvain_communities(graph.graph, weight="weight", seed=SEED)
     return sorted(sorted(graph.names[i] for i in members) for members in found)
 

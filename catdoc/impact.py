@@ -12,8 +12,7 @@ visited once, so the walk costs O(objects + edges) however dense the graph.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from catdoc.change_results import (
     Direction,
@@ -24,6 +23,9 @@ from catdoc.change_results import (
     ImpactResult,
 )
 from catdoc.project import Project, gc_paused
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 Step = tuple[str, tuple[str, str, str], str, str, str]
 """(next object, (kind, id, label) of the hop, hop source, hop target, along|against)."""
