@@ -15,6 +15,7 @@ from catdoc.errors import CatDocError
 from catdoc.project import Project
 from catdoc.service import CatDoc
 from catdoc.tui.editor import edit_selection
+from catdoc.tui.jump import JumpProvider, open_jump
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
 from catdoc.tui.screens.browser import BrowserScreen
@@ -40,6 +41,7 @@ class CatDocApp(App[None]):
 
     TITLE = "CatDoc"
     CSS_PATH = "catdoc.tcss"
+    COMMANDS = App.COMMANDS | {JumpProvider}
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
         (0, "-narrow"),
         (100, "-wide"),
@@ -51,6 +53,7 @@ class CatDocApp(App[None]):
         Binding("slash", "search", "Search", tooltip="Search documents and passages"),
         Binding("v", "validate", "Validate", tooltip="All findings; Enter goes to one"),
         Binding("t", "trace", "Trace", tooltip="Paths between two objects"),
+        Binding("j", "jump", "Jump", show=False, tooltip="Jump to any object by id or title"),
         Binding(
             "i",
             "chain",
@@ -247,6 +250,9 @@ class CatDocApp(App[None]):
 
     def action_edit(self) -> None:
         edit_selection(self)
+
+    def action_jump(self) -> None:
+        open_jump(self)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
