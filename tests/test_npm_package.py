@@ -108,14 +108,6 @@ async def test_a_global_install_runs_catdoc_and_serves_mcp(dist: Dist, tmp_path:
         [str(prefix / "bin/catdoc"), "--version"], cwd=tmp_path, env=env, capture_output=True
     )
     assert shown.stdout.decode().strip() == f"catdoc {catdoc.__version__}", shown.stderr
-    missing = subprocess.run(
-        [str(prefix / "bin/catdoc"), "-C", str(tmp_path / "nowhere"), "validate"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert missing.returncode == 2 and "Error:" in missing.stderr, "the exit status comes through"
     root = make_project(tmp_path / "proj")
     server = [str(prefix / "bin/catdoc-mcp"), "--project", str(root)]
     listed = await list_tools_over_stdio(server, tmp_path)
