@@ -189,16 +189,24 @@ def read_object_text(root: Path, obj: DocObject) -> str | None:
 
 # ---------------------------------------------------------------------------------- chunking
 def chunk_text(
-    text: str, *, kind: Kind = "markdown", max_chars: int = DEFAULT_MAX_CHARS
+    text: str,
+    *,
+    kind: Kind = "markdown",
+    max_chars: int = DEFAULT_MAX_CHARS,
+    front: FrontMatter | None = None,
 ) -> list[Chunk]:
     """Split a whole document into passages along headings, then paragraphs, then lines.
 
     Front matter (Markdown, plain text) is not part of any chunk. No chunk's text is longer than
-    `max_chars`; a single line longer than that is cut (at a space when there is one).
+    `max_chars`; a single line longer than that is cut (at a space when there is one). `front`:
+    the text's `split_front_matter`, when the caller has it already (not read again).
     """
     if max_chars < 1:
         raise ValueError("max_chars must be at least 1")
-    lines, offset = body_lines(text, kind)
+    if front is not None and kind != "rst":
+        lines, offset = front.body.split("\n"), front.body_start_line - 1
+    else:
+        lines, offset = body_lines(text, kind)
     scan = scan_structure(lines, kind)
     cum = [0]
     for line in lines:

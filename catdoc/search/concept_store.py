@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from catdoc.progress import Progress, no_progress
 from catdoc.search import keyphrases
 
 if TYPE_CHECKING:
-    from catdoc.search.index import DocRecord, SearchIndex
+    from catdoc.search.index import SearchIndex
 
 CONCEPT_SCHEMA = """
 CREATE TABLE IF NOT EXISTS concepts(
@@ -75,11 +76,13 @@ def _marks(items: Sequence[Any]) -> str:
 # ---------------------------------------------------------------------------------- keys
 def learn_keys(index: SearchIndex, phrases: Iterable[str]) -> None:
     """Compute the keys of phrases not seen before, stemming their new words in one pass."""
-    missing = [p for p in dict.fromkeys(phrases) if p not in _keys]
+    asked = list(dict.fromkeys(phrases))
+    missing = [p for p in asked if p not in _keys]
     if not missing:
         return
     if len(_keys) + len(missing) > CACHE_LIMIT:
         clear_caches()
+        missing = asked
     words = {p: keyphrases.phrase_words(p) for p in missing}
     new = [w for w in dict.fromkeys(w for ws in words.values() for w in ws) if w not in _stems]
     if new:
@@ -164,52 +167,69 @@ class _Idf:
         return value
 
 
-def store(index: SearchIndex, records: Sequence[DocRecord], touched: set[str]) -> None:
-    """Compute and write the concepts of `records` (already in the index), then the counts and
-    labels of every concept they or `touched` hold."""
+class Source(NamedTuple):
+    """What the concept pass needs of a written document besides its stored passages."""
+
+    rowid: int
+    tags: list[str]
+    keywords: list[str]
+
+
+def store(
+    index: SearchIndex,
+    written: Sequence[Source],
+    touched: set[str],
+    *,
+    progress: Progress = no_progress,
+    step: str = "Indexing documents",
+) -> None:
+    """Compute and write the concepts of the `written` documents (already in the index, their
+    passages read back from it `BATCH` documents at a time, so a whole build's texts are never
+    in memory together), then the counts and labels of every concept they or `touched` hold."""
     conn = index.conn
-    rowid_of: dict[str, int] = {}
-    for part in _batches([r.id for r in records]):
-        rowid_of.update(
-            conn.execute(f"SELECT id, rowid FROM docs WHERE id IN ({_marks(part)})", part)
-        )
-    chunk_rowids: dict[int, dict[int, int]] = {}
-    for part in _batches(list(rowid_of.values())):
-        for doc, idx, rowid in conn.execute(
-            f"SELECT doc, idx, rowid FROM chunks WHERE doc IN ({_marks(part)})", part
-        ):
-            chunk_rowids.setdefault(doc, {})[idx] = rowid
-    found = [keyphrases.passage_phrases([c.text for c in r.chunks]) for r in records]
-    learn_keys(index, (p for passages in found for counts in passages for p in counts))
     idf = _Idf(index, index.size("documents"), {}, {})
-    rows: list[tuple[str, int, float, str, str, str]] = []
-    for record, passages in zip(records, found, strict=True):
-        doc = rowid_of[record.id]
-        chunks = chunk_rowids.get(doc, {})
-        rows += _document_rows(
-            index, record, doc, passages, [chunks.get(c.index) for c in record.chunks], idf
-        )
-    conn.executemany("INSERT INTO doc_concepts VALUES (?, ?, ?, ?, ?, ?)", rows)
-    _update_concepts(index, touched | {row[0] for row in rows})
+    keys = set(touched)
+    total = len(written)
+    if total:
+        progress(step, 0, total)
+    for start in range(0, total, BATCH):
+        part = written[start : start + BATCH]
+        texts: dict[int, list[tuple[int, str]]] = {}
+        for doc, rowid, body in conn.execute(
+            "SELECT c.doc, c.rowid, f.body FROM chunks c JOIN chunks_fts f ON f.rowid = c.rowid "
+            f"WHERE c.doc IN ({_marks(part)}) ORDER BY c.doc, c.idx",
+            [source.rowid for source in part],
+        ):
+            texts.setdefault(doc, []).append((rowid, body))
+        found = [keyphrases.passage_phrases([t for _, t in texts.get(s.rowid, ())]) for s in part]
+        learn_keys(index, (p for passages in found for counts in passages for p in counts))
+        rows: list[tuple[str, int, float, str, str, str]] = []
+        for source, passages in zip(part, found, strict=True):
+            chunks = [rowid for rowid, _ in texts.get(source.rowid, ())]
+            rows += _document_rows(index, source, passages, chunks, idf)
+        conn.executemany("INSERT INTO doc_concepts VALUES (?, ?, ?, ?, ?, ?)", rows)
+        keys.update(row[0] for row in rows)
+        progress(step, min(start + BATCH, total), total)
+    _update_concepts(index, keys)
 
 
 def _document_rows(
     index: SearchIndex,
-    record: DocRecord,
-    doc: int,
+    source: Source,
     passages: list[dict[str, int]],
-    chunk_rowids: list[int | None],
+    chunk_rowids: list[int],
     idf: _Idf,
 ) -> list[tuple[str, int, float, str, str, str]]:
     """One document's concept rows: tags, keywords, then its best key phrases. Plain dicts
     rather than Counters: a Counter calls back into Python for every new key."""
     chosen: dict[str, tuple[float, str, str]] = {}
-    for source, names in (("tag", record.tags), ("keyword", record.keywords)):
+    doc = source.rowid
+    for kind, names in (("tag", source.tags), ("keyword", source.keywords)):
         for name in names:
             label = " ".join(str(name).split())
             key = key_of(index, label) if label else ""
             if key and key not in chosen:
-                chosen[key] = (1.0, source, label)
+                chosen[key] = (1.0, kind, label)
     keys, grams = _keys, _grams
     counts: dict[str, int] = {}
     get = counts.get
@@ -232,8 +252,6 @@ def _document_rows(
             if key in forms:
                 form = forms[key]
                 form[phrase] = form.get(phrase, 0) + n
-            if chunk is None:
-                continue
             for gram in (key,) if " " not in key else grams.get(key) or _grams_of(key):
                 link = links.get(gram)
                 if link is not None:
@@ -243,11 +261,11 @@ def _document_rows(
             key,
             doc,
             round(weight, 4),
-            source,
+            kind,
             label or keyphrases.label_of(forms[key]),
             " ".join(f"{chunk}:{n}" for chunk, n in sorted(links[key].items())),
         )
-        for key, (weight, source, label) in chosen.items()
+        for key, (weight, kind, label) in chosen.items()
     ]
 
 

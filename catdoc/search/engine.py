@@ -20,7 +20,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -267,26 +267,34 @@ class SearchEngine:
             if known is None or known.fields_hash != entry.fields_hash or known.file_sig != sig:
                 changed.append((entry, sig, mtime, known))
         removed = [k.rowid for ident, k in self._known.items() if ident not in current]
-        records: list[DocRecord] = []
         touched: list[tuple[str, str | None, int]] = []
         refreshed: dict[str, Known] = {}
-        for done, (entry, sig, mtime, known) in enumerate(changed):
-            progress(READING, done, len(changed))
-            record = self._record(entry, sig, mtime)
-            if known is not None and known.content_hash == record.content_hash:
-                touched.append((sig, record.date, known.rowid))
-                refreshed[entry.obj.id] = known._replace(file_sig=sig)
-            else:
-                records.append(record)
-        if changed:
-            progress(READING, len(changed), len(changed))
-        if records or removed or touched:
-            index.write(records, remove=removed, touch=touched, progress=progress, step=INDEXING)
+
+        def records() -> Iterator[DocRecord]:
+            """The changed documents whose content changed, read as the index takes them (a
+            build never holds every text at once)."""
+            for done, (entry, sig, mtime, known) in enumerate(changed):
+                progress(READING, done, len(changed))
+                record = self._record(entry, sig, mtime)
+                if known is not None and known.content_hash == record.content_hash:
+                    touched.append((sig, record.date, known.rowid))
+                    refreshed[entry.obj.id] = known._replace(file_sig=sig)
+                else:
+                    yield record
+            if changed:
+                progress(READING, len(changed), len(changed))
+
+        written: list[str] = []
+        if changed or removed:
+            written = index.write(
+                records(), remove=removed, touch=touched, progress=progress, step=INDEXING
+            )
+        if written or removed or touched:
             gone = {ident for ident, k in self._known.items() if ident not in current}
             for ident in gone:
                 del self._known[ident]
             self._known.update(refreshed)
-            self._known.update(index.known([r.id for r in records]))
+            self._known.update(index.known(written))
             self._cache, self._counts, self._allowed, self._rankings = {}, {}, {}, {}
             self._stale_vectors = set(self._vectors)
             self._generation += 1
@@ -295,9 +303,9 @@ class SearchEngine:
             index.set_meta(MODEL_STAMP, model_stamp)
         elapsed = time.perf_counter() - started
         self._next_sweep = time.monotonic() + elapsed * SWEEP_COST_SHARE
-        self.total_indexed += len(records)
+        self.total_indexed += len(written)
         self.last_sync = SyncStats(
-            indexed=len(records),
+            indexed=len(written),
             touched=len(touched),
             removed=len(removed),
             unchanged=len(self._entries) - len(changed),
@@ -349,7 +357,7 @@ class SearchEngine:
         title = obj.title or document_title(front.meta, front.body, obj.id, kind=kind)
         chunks = [
             ChunkRecord(c.index, c.heading_path, c.start_line, c.end_line, c.text)
-            for c in (chunk_text(text, kind=kind) if text.strip() else [])
+            for c in (chunk_text(text, kind=kind, front=front) if text.strip() else [])
         ]
         content = hashlib.blake2b(f"{entry.fields_hash}\0{text}".encode(), digest_size=16)
         date = obj.updated or obj.created or (dt.date.fromtimestamp(mtime) if mtime else None)
