@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-// `catdoc-mcp` (and `mcp-server`, which `npx @catdoc/mcp-server` runs): CatDoc's MCP server on stdio.
+// `catdoc-mcp`, and `mcp-server` (what `npx @catdoc/mcp-server` runs): the MCP server on stdio.
 require("../lib/run.js").run("catdoc-mcp");

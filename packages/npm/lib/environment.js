@@ -61,7 +61,8 @@ function probe(python) {
   try {
     info = JSON.parse(run.stdout.trim().split("\n").pop());
   } catch {
-    return { python, problem: `does not run (${(run.stderr || "").trim() || "no output"})` };
+    const said = (run.stderr || "").trim().split("\n")[0] || "no output";
+    return { python, problem: `does not run (${said})` };
   }
   const version = info.version.join(".");
   const [major, minor] = info.version;
@@ -100,17 +101,23 @@ function setupCommand() {
 
 /** What to say when the package carries no wheel (it was packed without the release script). */
 function noWheelMessage() {
-  return `no CatDoc wheel (catdoc-*.whl) in ${PACKAGE_DIR}: this copy of the package was not built by scripts/release.py.`;
+  return (
+    `no CatDoc wheel (catdoc-*.whl) in ${PACKAGE_DIR}: ` +
+    "this copy of the package was not built by scripts/release.py."
+  );
 }
 
 /** What to say when no usable Python was found: what was tried and the exact fix. */
 function noPythonMessage(tried) {
   const lines = tried.map((t) => `  ${t.python}: ${t.problem}`);
-  const example = WINDOWS ? "set CATDOC_PYTHON=C:\\path\\to\\python.exe && " : "CATDOC_PYTHON=/path/to/python3.12 ";
+  const example = WINDOWS
+    ? "set CATDOC_PYTHON=C:\\path\\to\\python.exe && "
+    : "CATDOC_PYTHON=/path/to/python3.12 ";
   return [
     `CatDoc needs Python ${MINIMUM.join(".")} or newer, and none was found:`,
     ...lines,
-    `Install Python ${MINIMUM.join(".")}+ (https://www.python.org/downloads/), or point CATDOC_PYTHON at one, then run:`,
+    `Install Python ${MINIMUM.join(".")}+ (https://www.python.org/downloads/)` +
+      " or point CATDOC_PYTHON at one, then run:",
     `  ${example}${setupCommand()}`,
   ].join("\n");
 }

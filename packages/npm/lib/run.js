@@ -6,7 +6,7 @@ const { spawn } = require("node:child_process");
 const env = require("./environment.js");
 const { setup } = require("./setup.js");
 
-const FORWARDED = process.platform === "win32" ? ["SIGINT", "SIGTERM"] : ["SIGINT", "SIGTERM", "SIGHUP"];
+const FORWARDED = ["SIGINT", "SIGTERM", ...(process.platform === "win32" ? [] : ["SIGHUP"])];
 
 function run(name) {
   const problem = setup(); // nothing to do when the environment is ready

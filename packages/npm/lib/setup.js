@@ -36,7 +36,8 @@ function sleep(ms) {
 function step(command, args) {
   const result = spawnSync(command, args, { stdio: ["ignore", 2, 2] });
   if (result.error) return `${command}: ${result.error.message}`;
-  return result.status === 0 ? null : `\`${command} ${args.join(" ")}\` exited with ${result.status}`;
+  if (result.status === 0) return null;
+  return `\`${command} ${args.join(" ")}\` exited with ${result.status}`;
 }
 
 /** Takes the build lock, waiting while another process builds; false when it cannot be made. */
@@ -60,8 +61,8 @@ function build(wheel, python) {
   const failed =
     step(python, ["-m", "venv", env.VENV_DIR]) || step(env.venvPython(), [...pip, wheel]);
   if (failed) {
-    const fix = "Fix the cause above (network access to the Python package index, disk space, permissions)";
-    return `${failed}.\n${fix}, then run:\n  ${env.setupCommand()}`;
+    const causes = "network access to the Python package index, disk space, permissions";
+    return `${failed}.\nFix the cause above (${causes}), then run:\n  ${env.setupCommand()}`;
   }
   fs.writeFileSync(env.MARKER, `${path.basename(wheel)}\n`);
   return null;
@@ -74,10 +75,14 @@ function setup({ force = false } = {}) {
   if (!force && env.isReady(wheel)) return null;
   const found = env.findPython();
   if (!found.python) return env.noPythonMessage(found.tried);
-  if (!lock()) return `cannot write in ${env.PACKAGE_DIR}: run the setup as its owner:\n  ${env.setupCommand()}`;
+  if (!lock()) {
+    const fix = `run the setup as its owner:\n  ${env.setupCommand()}`;
+    return `cannot write in ${env.PACKAGE_DIR}: ${fix}`;
+  }
   try {
     if (!force && env.isReady(wheel)) return null; // another process built it meanwhile
-    say(`building CatDoc's Python environment in ${env.VENV_DIR} with ${found.python} (Python ${found.version}); this happens once`);
+    const using = `${found.python} (Python ${found.version})`;
+    say(`building CatDoc's Python environment in ${env.VENV_DIR} with ${using}; this happens once`);
     return build(wheel, found.python);
   } finally {
     fs.rmSync(LOCK, { recursive: true, force: true });
@@ -92,7 +97,8 @@ if (require.main === module) {
   } else {
     say(problem);
     if (postinstall) {
-      const later = "the package is installed; `catdoc` and `catdoc-mcp` will say this again until it is fixed.";
+      const later =
+        "the package is installed; `catdoc` and `catdoc-mcp` say this again until it is fixed.";
       say(later);
       tellTerminal(`${problem}\n${later}`);
     }
