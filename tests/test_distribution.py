@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+import tarfile
 import tomllib
 import zipfile
 from pathlib import Path
@@ -97,6 +98,13 @@ def test_sdist_and_wheel_pass_twine_check(dist: Dist) -> None:
         text=True,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    top = f"catdoc-{catdoc.__version__}"
+    with tarfile.open(dist.sdist) as sdist:
+        names = set(sdist.getnames())
+    needed = ["LICENSE", "README.md", "pyproject.toml", "catdoc/__init__.py", *LICENCES]
+    needed += [f".catdoc-template/{rel}" for rel in TEMPLATE]
+    assert {f"{top}/{rel}" for rel in needed} <= names
+    assert not [n for n in names if "/.venv" in n or "__pycache__" in n or "/dist/" in n]
 
 
 @pytest.mark.slow
