@@ -160,14 +160,18 @@ async def test_a_passage_opens_scrolled_to_its_lines_and_marked(tmp_path: Path) 
         hit = app.screen.hits[0]
         assert hit.start_line is not None and hit.end_line is not None
         await pilot.press("down", "enter")  # into the results, open the first
-        await app.workers.wait_for_complete()
-        await pilot.pause(0.1)
         assert app.browser.current == Ref("object", hit.id)
-        marked = list(app.browser.query("#doc-markdown .-passage").results(MarkdownBlock))
+        body = app.browser.query_one("#doc-body")
+        for _ in range(200):  # until the document is laid out, scrolled and marked
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.05)
+            marked = list(app.browser.query("#doc-markdown .-passage").results(MarkdownBlock))
+            if marked and body.scroll_y > 0:
+                break
         assert marked, "no block of the passage is marked"
         assert "".join(b.source or "" for b in marked).strip()
-        body = app.browser.query_one("#doc-body")
-        assert body.scroll_y > 0
+        top = marked[0].region.y - body.region.y
+        assert 0 <= top < body.region.height  # the passage's first block is in view
         await pilot.press("escape")  # back to the hits as they were
         await pilot.pause()
         assert isinstance(app.screen, SearchScreen)
@@ -279,9 +283,13 @@ async def test_browser_panes_are_balanced(tmp_path: Path, size: tuple[int, int])
     app = make_app(copy_example("traceability", tmp_path))
     async with app.run_test(size=size) as pilot:
         app.open(Ref("object", "req-checkout"))
-        await pilot.pause(0.2)
+        links = app.browser.query_one("#doc-links")
+        for _ in range(200):  # until the links are laid out (late on a busy machine)
+            await pilot.pause(0.05)
+            if links.region.height:
+                break
         navigator = app.browser.query_one("#navigator").region
         document = app.browser.query_one("#document").region
         assert navigator.width >= 24 and document.width >= navigator.width
         assert app.browser.query_one("#doc-body").region.height >= size[1] // 3
-        assert app.browser.query_one("#doc-links").region.height >= 4
+        assert links.region.height >= 4

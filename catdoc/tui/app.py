@@ -10,6 +10,7 @@ from typing import ClassVar
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.widgets import Input
 
 from catdoc.errors import CatDocError
 from catdoc.project import Project
@@ -201,12 +202,15 @@ class CatDocApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide (and disable) the app's keys that do nothing on the screen shown: the views
         while the project cannot load, the view already shown, `e` where nothing can be
-        edited, and Escape unless the browser was reached from a list."""
+        edited, `/` while a field takes it as text, and Escape unless the browser was reached
+        from a list."""
         screen = self.screen
         if action == "return":
             return self._return is not None and screen is self.browser
         if action in PROJECT_ACTIONS and isinstance(screen, ProblemScreen):
             return False
+        if action == "search" and isinstance(self.focused, Input):
+            return False  # a field takes `/` as text (Textual does not know `slash` prints)
         if action == "edit":
             edits = getattr(type(screen), "edit_target", CatDocScreen.edit_target)
             return edits is not CatDocScreen.edit_target

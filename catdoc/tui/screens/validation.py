@@ -102,7 +102,7 @@ class ValidationScreen(CatDocScreen):
     def on_mount(self) -> None:
         self.sub_title = "validation"
         table = self.query_one("#findings", DataTable)
-        table.add_column("severity", key="severity")
+        table.add_column("", key="severity")  # the mark alone: the detail below spells it out
         table.add_column("code", key="code")
         table.add_column("about", key="entity", width=16)
         table.add_column("message", key="message")
@@ -156,7 +156,7 @@ class ValidationScreen(CatDocScreen):
         for index, finding in enumerate(self.findings):
             label, style = SEVERITY[finding.severity]
             table.add_row(
-                Text(label, style),
+                Text(label.split()[0], style),
                 Text(visible(finding.code)),
                 Text(visible(_subject(finding)), overflow="ellipsis", no_wrap=True),
                 Text(visible(finding.message.splitlines()[0] if finding.message else "")),
@@ -253,6 +253,10 @@ class ValidationScreen(CatDocScreen):
         field.display = False
         self._fill()
         self.query_one("#findings", DataTable).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`/` leaves the footer while the code field has focus (it types there)."""
+        return not (action == "filter_code" and isinstance(self.focused, Input))
 
     def action_filter_code(self) -> None:
         field = self.query_one("#findings-filter", Input)
