@@ -79,6 +79,8 @@ async def test_navigate_the_tree_to_a_document(traceability: Path) -> None:
         assert app.browser.current == Ref("object", "req-cart")
         assert cursor_ref(app) == Ref("object", "req-cart")
         assert "Shopping cart" in rendered(app, "#doc-title")
+        assert "Mira Okafor" not in rendered(app, "#doc-meta")  # folded to one line at 80×24
+        await pilot.click("#doc-meta")
         assert "Mira Okafor" in rendered(app, "#doc-meta")
         markdown = app.browser.query_one("#doc-markdown", Markdown)
         assert markdown.display and markdown.source.startswith("\n# Shopping cart")

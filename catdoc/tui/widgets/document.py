@@ -1,10 +1,16 @@
-"""The right-hand pane: one entity with its metadata, its document, and links to jump along."""
+"""The right-hand pane: one entity with its metadata, its document, and links to jump along.
+
+The header carries ✗ when the entity has validation errors; links name the other end by id and
+title; on a short terminal the metadata folds to one line (a click unfolds it) so the document
+keeps its room.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
@@ -16,11 +22,15 @@ from catdoc.documents import sniff_kind, split_front_matter
 from catdoc.errors import CatDocError
 from catdoc.project import resolve_inside
 from catdoc.service import CatDoc
+from catdoc.tui.annotations import ELLIPSIS, error_marks, title_of
 from catdoc.tui.refs import Ref
 from catdoc.visible import visible
 
 PASSAGE_STYLE = "on #2d3b55"
 """How a passage opened from a search hit is marked in a plain-text document."""
+
+SHORT_HEIGHT = 30
+"""Below this many terminal lines the metadata shows as one line."""
 
 KIND_TITLES = {
     "category": "category",
@@ -74,6 +84,10 @@ class DocumentView(Vertical):
         self._links: list[Ref] = []
         self._path: str | None = None
         self._file_stamp: tuple[int, int] | None = None
+        self._title = Text()
+        self._meta = Text()
+        self._meta_open = False
+        """Unfolded by a click while the terminal is short."""
         self._first_line = 1
         """The file line (from 1) the body shown starts at (after any front matter)."""
 
@@ -114,6 +128,7 @@ class DocumentView(Vertical):
                 "naturalTransformation": self._show_nat,
             }[ref.kind]
             show(ref.id)
+            self._mark_errors(ref.id)
         except CatDocError as exc:
             title = Text(visible(ref.id), "bold")
             self._fill(title, Text(KIND_TITLES[ref.kind]), "Problem", text=str(exc))
@@ -144,7 +159,10 @@ class DocumentView(Vertical):
         """Show one entity; `markdown`, a plain `text` and the body title come from the
         project's files, so their control characters are escaped here."""
         self.query_one("#doc-title", Static).update(title)
-        self.query_one("#doc-meta", Static).update(meta)
+        self._title = title
+        self._meta = meta
+        self._meta_open = False
+        self._show_meta()
         body = self.query_one("#doc-body", VerticalScroll)
         body.border_title = Text(visible(body_title))
         body.scroll_home(animate=False)
@@ -158,6 +176,36 @@ class DocumentView(Vertical):
             view_text.update(Text(visible(text, lines=True)))
         else:
             view_text.update(text or "")
+
+    def _mark_errors(self, ident: str) -> None:
+        """✗ and the count in the header when the entity has validation errors."""
+        count = error_marks(self.service).count(ident, self.service)
+        if count:
+            title = self._title.copy()
+            title.append(f"  ✗ {count} error{'s' if count > 1 else ''}", "bold red")
+            self.query_one("#doc-title", Static).update(title)
+
+    def _show_meta(self) -> None:
+        """The metadata in full, or folded to one line cut with an ellipsis when short."""
+        meta = self.query_one("#doc-meta", Static)
+        if self.app.size.height >= SHORT_HEIGHT or self._meta_open:
+            meta.update(self._meta)
+            return
+        width = max(self.size.width - 2, 10)
+        lines = self._meta.split("\n")
+        folded = Text.assemble(("▸ ", "dim"), lines[0] if lines else "")
+        if folded.cell_len > width or len(lines) > 1:
+            folded.truncate(width - 1)
+            folded.append(ELLIPSIS, "dim")
+        meta.update(folded)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._show_meta()
+
+    def on_click(self, event: events.Click) -> None:
+        if event.widget is not None and event.widget.id == "doc-meta":
+            self._meta_open = not self._meta_open
+            self._show_meta()
 
     def show_lines(self, start: int, end: int) -> None:
         """Scroll the document to file lines `start`–`end` (from 1, as search passages give them)
@@ -205,6 +253,9 @@ class DocumentView(Vertical):
             self.post_message(self.Jump(self._links[event.option_index]))
 
     # ------------------------------------------------------------------ one per kind
+    def _named(self, ident: str) -> str | None:
+        return title_of(self.service, ident)
+
     def _show_object(self, ident: str) -> None:
         obj = self.service.show_object(ident)
         self._path = obj.path
@@ -258,10 +309,21 @@ class DocumentView(Vertical):
             for m in morphisms:
                 other = m.target if arrow == "→" else m.source
                 mark = marks.get(f"morphism:{m.id}")
-                links.append((_link(arrow, m.name, other, suspect=mark), Ref("object", other)))
+                links.append(
+                    (
+                        _link(arrow, m.name, other, self._named(other), suspect=mark),
+                        Ref("object", other),
+                    )
+                )
         links += [
             (
-                _link("↦", fun, image, suspect=marks.get(f"functor:{fun}:object:{obj.id}")),
+                _link(
+                    "↦",
+                    fun,
+                    image,
+                    self._named(image),
+                    suspect=marks.get(f"functor:{fun}:object:{obj.id}"),
+                ),
                 Ref("object", image),
             )
             for fun, image in obj.images.items()
@@ -287,7 +349,10 @@ class DocumentView(Vertical):
         links = [
             (_link("from", "", mor.source, mor.source_title), Ref("object", mor.source)),
             (_link("to", "", mor.target, mor.target_title), Ref("object", mor.target)),
-            (_link("in", "", mor.category), Ref("category", mor.category)),
+            (
+                _link("in", "", mor.category, self._named(mor.category)),
+                Ref("category", mor.category),
+            ),
         ]
         self._set_links("Links", links)
 
@@ -312,11 +377,21 @@ class DocumentView(Vertical):
         for lhs, rhs in cat.equations:
             lines.append(f"- equation: `{path_text(lhs)}` = `{path_text(rhs)}`")
         self._fill(title, meta, "Category", markdown="\n".join(lines))
-        links = [(_link("↑", "parent", p), Ref("category", p)) for p in [cat.parent] if p]
-        links += [(_link("↓", "child", c), Ref("category", c)) for c in cat.children]
-        links += [(_link("~", "related", c), Ref("category", c)) for c in cat.related]
-        links += [(_link("→", "functor", f), Ref("functor", f)) for f in cat.functors_out]
-        links += [(_link("←", "functor", f), Ref("functor", f)) for f in cat.functors_in]
+        links = [
+            (_link("↑", "parent", p, self._named(p)), Ref("category", p)) for p in [cat.parent] if p
+        ]
+        links += [
+            (_link("↓", "child", c, self._named(c)), Ref("category", c)) for c in cat.children
+        ]
+        links += [
+            (_link("~", "related", c, self._named(c)), Ref("category", c)) for c in cat.related
+        ]
+        links += [
+            (_link("→", "functor", f, self._named(f)), Ref("functor", f)) for f in cat.functors_out
+        ]
+        links += [
+            (_link("←", "functor", f, self._named(f)), Ref("functor", f)) for f in cat.functors_in
+        ]
         self._set_links("Links", links)
 
     def _show_functor(self, ident: str) -> None:
@@ -341,8 +416,14 @@ class DocumentView(Vertical):
         ]
         self._fill(_title(fun.name, "functor", fun.id), meta, "Functor", markdown="\n".join(lines))
         links = [
-            (_link("from", "", fun.source_category), Ref("category", fun.source_category)),
-            (_link("to", "", fun.target_category), Ref("category", fun.target_category)),
+            (
+                _link("from", "", fun.source_category, self._named(fun.source_category)),
+                Ref("category", fun.source_category),
+            ),
+            (
+                _link("to", "", fun.target_category, self._named(fun.target_category)),
+                Ref("category", fun.target_category),
+            ),
         ]
         self._set_links("Links", links)
 
@@ -369,8 +450,14 @@ class DocumentView(Vertical):
         title = _title(nat.name, "natural transformation", nat.id)
         self._fill(title, meta, "Natural transformation", markdown="\n".join(lines))
         links = [
-            (_link("from", "", nat.source_functor), Ref("functor", nat.source_functor)),
-            (_link("to", "", nat.target_functor), Ref("functor", nat.target_functor)),
+            (
+                _link("from", "", nat.source_functor, self._named(nat.source_functor)),
+                Ref("functor", nat.source_functor),
+            ),
+            (
+                _link("to", "", nat.target_functor, self._named(nat.target_functor)),
+                Ref("functor", nat.target_functor),
+            ),
         ]
         self._set_links("Links", links)
 

@@ -1,4 +1,8 @@
-"""A functor's or transformation's mapping as a table: one row per entry, failing rows marked."""
+"""A functor's or transformation's mapping as a table: one row per entry, failing rows marked.
+
+A mapping at 10,000 objects has ~10,000 rows: the rows are prepared off the UI thread
+(`mapping_rows`) and added in batches (`MappingTable.extend`), so the first ones show at once.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from catdoc import results as r
+from catdoc.tui.annotations import clip
 from catdoc.tui.widgets.document import path_text
 from catdoc.visible import visible
 
@@ -17,9 +22,58 @@ MARKS = {
 }
 """Status → (mark, style). `missing` is an error too: the entry must exist."""
 
+ORDER = {"error": 0, "missing": 0, "warning": 1, "ok": 2}
+"""Failing entries first, so they are seen without scrolling."""
+
+ID_WIDTH = 24
+TITLE_WIDTH = 24
+"""Characters of an id and of the title beside it; longer ones are cut with an ellipsis."""
+
+Row = tuple[Text, Text, Text]
+
+
+def sort_entries(entries: list[r.MappingEntry]) -> list[r.MappingEntry]:
+    return sorted(entries, key=lambda e: ORDER[e.status])
+
+
+def _labelled(ident: str, title: str | None, style: str) -> Text:
+    text = Text(clip(visible(ident), ID_WIDTH), style)
+    if title:
+        text.append(f"  {clip(visible(title), TITLE_WIDTH)}", "dim")
+    return text
+
+
+def _value_title(value: list[str] | str | None, titles: dict[str, str]) -> str | None:
+    """The title of an image that is one entity (an object, or a path of one morphism)."""
+    if isinstance(value, str):
+        return titles.get(value)
+    if isinstance(value, list) and len(value) == 1:
+        return titles.get(value[0])
+    return None
+
+
+def mapping_row(entry: r.MappingEntry, titles: dict[str, str]) -> Row:
+    """`mark · key and title · value and title` for one entry."""
+    mark, style = MARKS[entry.status]
+    key = _labelled(entry.key, titles.get(entry.key), style if entry.status != "ok" else "")
+    if entry.status == "missing":
+        value = Text("(missing)", "dim")
+    elif entry.value is None:
+        value = Text(path_text(None), "dim")
+    else:
+        value = _labelled(path_text(entry.value), _value_title(entry.value, titles), "")
+    return Text(mark, style), key, value
+
+
+def entry_text(entry: r.MappingEntry, titles: dict[str, str]) -> str:
+    """What the `/` filter looks in: the key, the value and their titles, case-folded."""
+    value = path_text(entry.value)
+    parts = [entry.key, titles.get(entry.key, ""), value, _value_title(entry.value, titles) or ""]
+    return " ".join(parts).casefold()
+
 
 class MappingTable(DataTable[Text]):
-    """Rows `mark · key · value`; `entries` keeps the MappingEntry behind each row."""
+    """Rows `mark · key · value`; `entries` keeps the MappingEntry behind each row shown."""
 
     def __init__(self, key_title: str, value_title: str, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
@@ -32,20 +86,21 @@ class MappingTable(DataTable[Text]):
         self.add_column(self.key_title, key="key")
         self.add_column(self.value_title, key="value")
 
-    def show(self, entries: list[r.MappingEntry]) -> None:
-        """Replace the rows, failing entries first so they are seen without scrolling."""
-        order = {"error": 0, "missing": 0, "warning": 1, "ok": 2}
-        self.entries = sorted(entries, key=lambda e: order[e.status])
+    def reset(self) -> None:
+        """No rows (a new load or filter starts)."""
+        self.entries = []
         self.clear()
-        for entry in self.entries:
-            mark, style = MARKS[entry.status]
-            value = "(missing)" if entry.status == "missing" else path_text(entry.value)
-            self.add_row(
-                Text(mark, style),
-                Text(visible(entry.key), style if entry.status != "ok" else ""),
-                Text(visible(value), "dim" if entry.value is None else ""),
-                key=entry.key,
-            )
+
+    def extend(self, entries: list[r.MappingEntry], rows: list[Row]) -> None:
+        """Add one batch of rows (prepared by `mapping_row`, one per entry)."""
+        self.entries += entries
+        self.add_rows(rows)
+
+    def show(self, entries: list[r.MappingEntry], titles: dict[str, str]) -> None:
+        """Replace the rows at once (small mappings), failing entries first."""
+        self.reset()
+        ordered = sort_entries(entries)
+        self.extend(ordered, [mapping_row(e, titles) for e in ordered])
 
     @property
     def current(self) -> r.MappingEntry | None:

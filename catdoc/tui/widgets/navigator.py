@@ -1,7 +1,10 @@
 """The navigator: categories as a tree along their hierarchy, then functors and transformations.
 
 Nodes load their children only when first expanded, and a category's objects and morphisms come
-in pages of `PAGE`, so a 10,000-object category costs a few dozen nodes until a page is opened.
+in pages of `PAGE` named by their first and last id, so a 10,000-object category costs a few
+dozen nodes until a page is opened. Nodes of entities with validation errors, and the branches
+holding them, are marked ✗ once the validation (run off the UI thread) is in; labels too long
+for the pane end in an ellipsis.
 """
 
 from __future__ import annotations
@@ -10,13 +13,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from rich.style import Style
 from rich.text import Text
+from textual import work
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
+from textual.worker import get_current_worker
 
 from catdoc import results as r
 from catdoc.errors import CatDocError
 from catdoc.service import CatDoc
+from catdoc.tui.annotations import ELLIPSIS, ErrorMarks, error_marks
 from catdoc.tui.refs import Ref
 from catdoc.visible import visible
 
@@ -73,6 +80,8 @@ class Navigator(Tree[NavData]):
         self._categories: dict[str, r.CategorySummary] = {}
         self._functors: list[r.FunctorSummary] = []
         self._nats: list[r.NaturalTransformationSummary] = []
+        self.marks = ErrorMarks()
+        self._marked: dict[tuple[str, str, int], bool] = {}
 
     # ------------------------------------------------------------------ building
     def load(self) -> None:
@@ -100,6 +109,58 @@ class Navigator(Tree[NavData]):
         target = self._find(cursor) if cursor else None
         _ = self.last_line  # building the line index gives every visible node its line number
         self.move_cursor(target or self.root.children[0])
+        self._find_errors()
+
+    # ------------------------------------------------------------------ error marks
+    @work(thread=True, exclusive=True, group="navigator-marks")
+    def _find_errors(self) -> None:
+        """Validate off the UI thread (seconds at 100,000 objects), then mark the nodes."""
+        try:
+            marks = error_marks(self.service)
+        except CatDocError:  # the files broke since the load; the app shows why
+            marks = ErrorMarks()
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._set_marks, marks)
+
+    def _set_marks(self, marks: ErrorMarks) -> None:
+        self.marks = marks
+        self._marked.clear()
+        for node in self._walk():
+            node.refresh()
+
+    def has_errors(self, data: NavData) -> bool:
+        """Whether the node's entity, or something under the node, has a validation error."""
+        marks = self.marks
+        if not marks.ids:
+            return False
+        if data.key not in self._marked:
+            if data.kind == "category":
+                found = data.id in marks.ids or data.id in marks.categories
+            elif data.kind in _ENTITIES:
+                found = data.id in marks.ids
+            elif data.kind in ("objects", "morphisms"):
+                found = marks.in_range(data.id, data.kind, 0, data.total)
+            elif data.kind in ("objects-page", "morphisms-page"):
+                group = data.kind.removesuffix("-page")
+                found = marks.in_range(data.id, group, data.start, data.start + data.total)
+            else:
+                found = False
+            self._marked[data.key] = found
+        return self._marked[data.key]
+
+    def render_label(self, node: Node, base_style: Style, style: Style) -> Text:
+        """The label, ✗ first when the node has errors, cut with an ellipsis to fit."""
+        label = super().render_label(node, base_style, style)
+        if node.data is not None and self.has_errors(node.data):
+            label = Text.assemble(("✗ ", "bold red"), label)
+        depth, parent = 0, node.parent
+        while parent is not None and parent is not self.root:
+            depth, parent = depth + 1, parent.parent
+        room = self.scrollable_content_region.width - depth * self.guide_depth
+        if room > 1 and label.cell_len > room:
+            label.truncate(room - 1)
+            label.append(ELLIPSIS, "dim")
+        return label
 
     def _restore(self, node: Node, expanded: set[tuple[str, str, int]]) -> None:
         for child in node.children:
@@ -141,9 +202,16 @@ class Navigator(Tree[NavData]):
                 self._add_page(node, data.kind, data.id, 0)
             else:
                 page_kind: NavKind = "objects-page" if data.kind == "objects" else "morphisms-page"
+                ids = self._member_ids(data.id, data.kind)
                 for start in range(0, data.total, PAGE):
-                    end = min(start + PAGE, data.total)
-                    node.add(f"{start + 1}–{end}", NavData(page_kind, data.id, start, end - start))
+                    end = min(start + PAGE, data.total, len(ids))
+                    label = Text.assemble(
+                        visible(ids[start]) if start < end else "",
+                        (" … ", "dim"),
+                        visible(ids[end - 1]) if start < end else "",
+                        (f" {end - start}", "dim"),
+                    )
+                    node.add(label, NavData(page_kind, data.id, start, end - start))
         elif data.kind in ("objects-page", "morphisms-page"):
             self._add_page(node, data.kind.removesuffix("-page"), data.id, data.start)
         elif data.kind == "functors":
@@ -178,6 +246,11 @@ class Navigator(Tree[NavData]):
         label = Text(visible(summary.name), "bold")
         has_children = bool(summary.children or summary.object_count or summary.morphism_count)
         parent.add(label, NavData("category", cid), allow_expand=has_children)
+
+    def _member_ids(self, category: str, group: str) -> list[str]:
+        """The ids of a category's objects or morphisms, in order (to name the pages)."""
+        cat = self.service.category(category)
+        return [m.id for m in (cat.objects if group == "objects" else cat.morphisms)]
 
     def _add_page(self, node: Node, kind: str, category: str, offset: int) -> None:
         if kind == "objects":
