@@ -13,17 +13,19 @@ the project is refused, not followed).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import re
 import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from catdoc.documents import read_document
 from catdoc.errors import NOT_FOUND, CatDocError
 from catdoc.model import DocObject
-from catdoc.project import cache_dir, resolve_inside
+from catdoc.project import InsideResolver, cache_dir, resolve_inside
 from catdoc.writeback import atomic_write
 
 NO_TEXT = "no-text"
@@ -73,18 +75,37 @@ class Fingerprints:
         self._lock = threading.Lock()
         self.generation = 0
         self._saved = 0
+        self._resolve: Callable[[str], Path] = functools.partial(resolve_inside, root)
 
-    def of_object(self, obj: DocObject, pending: dict[Path, str] | None = None) -> str:
+    def of_objects(self, objects: Iterable[tuple[str, DocObject]]) -> dict[str, str]:
+        """Fingerprints of many objects by id: files that must be read are resolved in one
+        batch (`InsideResolver`), which a first run over thousands of documents needs."""
+        resolve = InsideResolver(self.root)
+        return {ident: self.of_object(obj, resolve=resolve) for ident, obj in objects}
+
+    def of_object(
+        self,
+        obj: DocObject,
+        pending: dict[Path, str] | None = None,
+        *,
+        resolve: Callable[[str], Path] | None = None,
+    ) -> str:
         """The object's fingerprint: its file's when it has a `path`, else its inline content's.
 
         `pending` holds documents an edit is about to write (absolute path → text)."""
         if obj.path:
-            return self.of_path(obj.path, pending)
+            return self.of_path(obj.path, pending, resolve=resolve)
         if obj.content is not None:
             return text_fingerprint(obj.content)
         return NO_TEXT
 
-    def of_path(self, rel: str, pending: dict[Path, str] | None = None) -> str:
+    def of_path(
+        self,
+        rel: str,
+        pending: dict[Path, str] | None = None,
+        *,
+        resolve: Callable[[str], Path] | None = None,
+    ) -> str:
         if pending:
             try:
                 target = resolve_inside(self.root, rel)
@@ -103,7 +124,7 @@ class Fingerprints:
         known = self._files.get(rel)
         if known is not None and known[0] == key:
             return known[1]
-        value = self._read(rel)
+        value = self._read(rel, resolve or self._resolve)
         with self._lock:
             self._files[rel] = (key, value)
             self.generation += 1
@@ -141,9 +162,10 @@ class Fingerprints:
         except (OSError, CatDocError):
             return
 
-    def _read(self, rel: str) -> str:
+    @staticmethod
+    def _read(rel: str, resolve: Callable[[str], Path]) -> str:
         try:
-            return text_fingerprint(read_document(resolve_inside(self.root, rel), rel))
+            return text_fingerprint(read_document(resolve(rel), rel))
         except CatDocError as exc:
             return MISSING if exc.code == NOT_FOUND else UNREADABLE
 

@@ -104,6 +104,37 @@ def resolve_inside(root: Path, user_path: str | Path) -> Path:
     return target
 
 
+class InsideResolver:
+    """`resolve_inside` for many project-relative paths at once: each directory's real path is
+    looked up once, and a file is taken as it stands in it unless it is a symlink (resolved in
+    full then). Fingerprinting 10,000 documents otherwise spends most of its time resolving the
+    same few directories. Use one for one batch of reads only: a directory swapped for a
+    symlink afterwards is not seen."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._dirs: dict[str, Path] = {}
+
+    def __call__(self, rel: str) -> Path:
+        parent, _, name = rel.rpartition("/")
+        if not name or name in (".", "..") or rel.startswith("/") or "\0" in rel:
+            return resolve_inside(self.root, rel)
+        folder = self._dirs.get(parent)
+        if folder is None:
+            try:
+                folder = resolve_inside(self.root, parent or ".")
+            except CatDocError:
+                return resolve_inside(self.root, rel)  # the error names the whole path
+            self._dirs[parent] = folder
+        target = folder / name
+        try:
+            if stat_module.S_ISLNK(os.lstat(target).st_mode):
+                return resolve_inside(self.root, rel)
+        except (OSError, ValueError):
+            return resolve_inside(self.root, rel)
+        return target
+
+
 def _usable(user_path: str | Path) -> str:
     """`user_path` as text, when some file could have that name."""
     text = os.fspath(user_path)
@@ -678,6 +709,7 @@ def cache_dir(root: Path) -> Path:
 
 __all__ = [
     "Duplicate",
+    "InsideResolver",
     "Project",
     "cache_dir",
     "current_config",

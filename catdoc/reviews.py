@@ -224,7 +224,12 @@ class ReviewBook:
 
 def _row(stamp: Stamp) -> str:
     """A stamp as the cache keeps it: JSON `[source, target, by, at]`."""
-    return json.dumps([stamp.source, stamp.target, stamp.by, stamp.at], ensure_ascii=False)
+    return _ROW_ENCODER.encode([stamp.source, stamp.target, stamp.by, stamp.at])
+
+
+_ROW_ENCODER = json.JSONEncoder(ensure_ascii=False)
+"""One encoder for every row: `json.dumps(..., ensure_ascii=False)` builds a new one per call,
+a fifth of reading a 70,000-stamp file."""
 
 
 def _row_stamp(row: str) -> Stamp | None:

@@ -133,7 +133,7 @@ def link_statuses(
     stamp holds exactly the fingerprints of its ends now costs two small dict comparisons."""
     if book is None:
         return 0, []
-    fingerprint = {oid: prints.of_object(obj) for oid, obj in project.object_by_id.items()}
+    fingerprint = prints.of_objects(project.object_by_id.items())
     get = fingerprint.get
 
     def now(object_id: str) -> str:
