@@ -562,8 +562,14 @@ def print_table(
     title: str | None = None,
     caption: str | None = None,
 ) -> None:
-    """A rich table; titles, headers and cells are plain text (no markup is read from data)."""
+    """A rich table; titles, headers and cells are plain text (no markup is read from data).
+    With no rows, only the title and the caption (which says why) are printed."""
     from rich.table import Table
+
+    rows = list(rows)
+    if not rows and caption:
+        echo("\n".join(text for text in (title, caption) if text))
+        return
 
     table = Table(
         title=plain(title),
@@ -618,13 +624,20 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
 
 
 def page_caption(page: Any) -> str:
-    """'1–50 of 120 (next page: --offset 50)' for a `results.Page`."""
-    if page.total == 0:
+    """'1–50 of 120 (next page: --offset 50)' for a `results.Page` (see `range_caption`)."""
+    return range_caption(page.offset, len(page.items), page.total)
+
+
+def range_caption(offset: int, shown: int, total: int, *, what: str | None = None) -> str:
+    """The one caption of a page of a longer list: '51–100 of 120 (next page: --offset 100)',
+    'No matches.' when nothing matched at all, and 'No items at offset 200 (total 120).' when
+    `--offset` is past the end. `what` names the total ('120 categories')."""
+    if total == 0:
         return "No matches."
-    end = page.offset + len(page.items)
-    if not page.items:
-        return f"None of {page.total} at offset {page.offset}."
-    text = f"{page.offset + 1}–{end} of {page.total}"
-    if end < page.total:
+    if not shown:
+        return f"No items at offset {offset} (total {total})."
+    end = offset + shown
+    text = f"{offset + 1}–{end} of {what or total}"
+    if end < total:
         text += f" (next page: --offset {end})"
     return text

@@ -20,6 +20,7 @@ from catdoc.cli.app import (
     print_fields,
     print_json,
     print_table,
+    range_caption,
     service,
 )
 from catdoc.cli.completion import complete_categories, complete_objects
@@ -112,6 +113,9 @@ def list_categories(
     if fmt is OutputFormat.json:
         print_json(page)
         return
+    if not page.categories and page.total:
+        echo(range_caption(page.offset, 0, page.total))
+        return
     if page.message:
         echo(page.message)
         return
@@ -155,11 +159,9 @@ def _counts(stats: r.CategoryStatistics | None) -> tuple[object, ...]:
 
 def _caption(page: r.CategoryPage) -> str:
     shown = count(page.total, "category", "categories")
-    end = page.offset + len(page.categories)
-    if page.offset == 0 and end == page.total:
+    if page.offset == 0 and len(page.categories) == page.total:
         return shown
-    text = f"{page.offset + 1}–{end} of {shown}"
-    return text + (f" (next page: --offset {end})" if end < page.total else "")
+    return range_caption(page.offset, len(page.categories), page.total, what=shown)
 
 
 # --------------------------------------------------------------------------- summary

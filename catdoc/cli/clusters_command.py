@@ -19,6 +19,7 @@ from catdoc.cli.app import (
     print_fields,
     print_json,
     print_table,
+    range_caption,
     service,
 )
 from catdoc.paging import MAX_LIMIT
@@ -117,12 +118,7 @@ def show_cluster(
         ],
         title=f"Cluster {detail.id}",
     )
-    end = detail.member_offset + len(detail.members)
-    caption = f"Members {detail.member_offset + 1}–{end} of {detail.size}"
-    if not detail.members:
-        caption = f"No members at offset {detail.member_offset}; the cluster has {detail.size}."
-    elif end < detail.size:
-        caption += f" (next page: --offset {end})"
+    caption = "Members " + range_caption(detail.member_offset, len(detail.members), detail.size)
     print_table(
         ["ID", "Title", "Category", "Links"],
         [(m.id, m.title, m.category, f"{m.links:g}") for m in detail.members],

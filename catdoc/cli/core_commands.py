@@ -25,6 +25,7 @@ from catdoc.cli.app import (
     print_fields,
     print_json,
     print_table,
+    range_caption,
     remember_format,
     service,
     show_app,
@@ -403,15 +404,21 @@ def show_category(
             metavar="ID", help="Category id, name or alias.", autocompletion=complete_categories
         ),
     ],
+    limit: LimitOption = 50,
+    offset: OffsetOption = 0,
     fmt: FormatOption = OutputFormat.text,
 ) -> None:
     """Show a category: hierarchy, equations, objects, morphisms and functors.
 
+    Its objects and morphisms are paged like `list`: --limit of each from
+    --offset (the counts stay totals).
+
     Examples:
     catdoc show category requirements
+    catdoc show category requirements --limit 20 --offset 20
     catdoc show category REQ --format json
     """
-    cat = service(ctx).show_category(ref)
+    cat = service(ctx).show_category(ref, limit=limit, offset=offset)
     if fmt is OutputFormat.json:
         print_json(cat)
         return
@@ -440,12 +447,14 @@ def show_category(
     print_table(
         ["ID", "Title", "Path"],
         [(o.id, o.title, o.path) for o in cat.objects],
-        title=f"Objects ({len(cat.objects)})",
+        title=f"Objects ({cat.object_count})",
+        caption=range_caption(offset, len(cat.objects), cat.object_count),
     )
     print_table(
         ["ID", "Type", "Source", "Target"],
         [(m.id, m.name, m.source, m.target) for m in cat.morphisms],
-        title=f"Morphisms ({len(cat.morphisms)})",
+        title=f"Morphisms ({cat.morphism_count})",
+        caption=range_caption(offset, len(cat.morphisms), cat.morphism_count),
     )
 
 

@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from catdoc.cli.app import FormatOption, OutputFormat, app, bounded, echo, print_json, service
+from catdoc.cli.app import (
+    FormatOption,
+    OutputFormat,
+    app,
+    bounded,
+    echo,
+    print_json,
+    range_caption,
+    service,
+)
 from catdoc.cli.progress_bars import progress_bars
 from catdoc.paging import MAX_LIMIT
 from catdoc.search.hit_details import HIT_CONTENT_CHARS
@@ -227,12 +236,9 @@ def render(response: r.SearchResponse, *, cards: bool = False) -> str:
             lines.append("   signals: " + "  ".join(parts))
         lines.append("")
     shown = len(response.results)
-    if shown:
-        end = response.offset + shown
-        summary = f"{response.offset + 1}–{end} of {response.total} ({response.mode}, "
-        summary += f"{response.scope})"
-        if end < response.total:
-            summary += f"; next page: --offset {end}"
+    if response.total:
+        how = f"{response.total} ({response.mode}, {response.scope})"
+        summary = range_caption(response.offset, shown, response.total, what=how)
     else:
         summary = f"No matches for {response.query!r}."
     lines.append(summary)

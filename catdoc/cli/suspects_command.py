@@ -20,6 +20,7 @@ from catdoc.cli.app import (
     bounded,
     echo,
     print_json,
+    range_caption,
     service,
 )
 from catdoc.cli.core_commands import CategoryOption
@@ -92,9 +93,9 @@ def _print_text(report: r.SuspectReport) -> None:
             elif doc.diff_note:
                 echo(f"  {doc.path or doc.object_id}: {doc.diff_note}")
     shown = report.offset + len(report.suspects)
-    if report.total > shown:
+    if report.total > shown or (report.total and not report.suspects):
         echo()
-        echo(f"… {report.total - shown:,} more (--offset {shown}).")
+        echo(range_caption(report.offset, len(report.suspects), report.total))
 
 
 @app.command()
