@@ -4,14 +4,16 @@ One file is made atomic by writing a temporary file beside it and renaming it ov
 Several files are not: a kill between two renames leaves one new and one old. So a write of
 several files goes through a journal, `.catdoc/journal.json`:
 
-1. the journal is written (atomically) in state `prepared`, naming every target and its temp file;
+1. the journal is written (atomically) in state `prepared`, naming every target and its temp file,
+   and every file to delete;
 2. every temp file is written and fsynced;
 3. the journal is rewritten in state `committed` — this rename is the commit point;
-4. every temp file is renamed over its target; the journal is removed.
+4. every temp file is renamed over its target, every file to delete is removed; the journal is
+   removed.
 
 Recovery (run before every load and every edit) finishes a `committed` journal (renames the temps
-that are still there) and undoes a `prepared` one (removes its temps). Either way the files end as
-wholly before or wholly after the write.
+that are still there, removes the files to delete that are still there) and undoes a `prepared`
+one (removes its temps). Either way the files end as wholly before or wholly after the write.
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ from __future__ import annotations
 import json
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
-from catdoc.errors import IO_ERROR, CatDocError
+from catdoc.errors import IO_ERROR, PATH_OUTSIDE_PROJECT, CatDocError
 from catdoc.writeback import new_file_mode
 
 JOURNAL_NAME = "journal.json"
@@ -54,7 +56,7 @@ def _write_file(path: Path, data: bytes, mode: int) -> None:
         os.fsync(handle.fileno())
 
 
-def _write_journal(root: Path, state: str, entries: list[dict[str, str]]) -> None:
+def _write_journal(root: Path, state: str, entries: list[dict[str, str | bool]]) -> None:
     path = journal_path(root)
     tmp = path.with_name(f".{JOURNAL_NAME}.{secrets.token_hex(4)}{_TEMP_SUFFIX}")
     body = json.dumps({"version": 1, "state": state, "entries": entries}).encode()
@@ -79,22 +81,30 @@ def _rel(root: Path, path: Path) -> str:
     return path.relative_to(root).as_posix()
 
 
-def commit_files(root: Path, writes: Mapping[Path, str]) -> None:
-    """Replace every file in `writes` (absolute paths inside `root`) with its text, all or none.
+def commit_files(root: Path, writes: Mapping[Path, str], deletes: Collection[Path] = ()) -> None:
+    """Replace every file in `writes` (absolute paths inside `root`) with its text and remove
+    every file in `deletes`, all or none.
 
-    Call it holding the project lock. A single file skips the journal: its rename is atomic.
+    Call it holding the project lock. A single file skips the journal: its rename (or its
+    removal) is atomic. A file to delete that is already gone is no error.
     """
-    if not writes:
+    gone = _deletable(root, deletes, writes)
+    if not writes and not gone:
+        return
+    if not writes and len(gone) == 1:
+        _delete(gone[0])
+        _fsync_dir(gone[0].parent)
         return
     targets = sorted(writes)
     temps = {
         target: target.with_name(f".{target.name}.{secrets.token_hex(4)}{_TEMP_SUFFIX}")
         for target in targets
     }
-    entries = [
+    entries: list[dict[str, str | bool]] = [
         {"target": _rel(root, target), "temp": _rel(root, temps[target])} for target in targets
     ]
-    journaled = len(targets) > 1
+    entries += [{"target": _rel(root, path), "delete": True} for path in gone]
+    journaled = len(entries) > 1
     try:
         if journaled:
             _write_journal(root, "prepared", entries)
@@ -116,11 +126,42 @@ def commit_files(root: Path, writes: Mapping[Path, str]) -> None:
         ) from None
     for target in targets:
         os.replace(temps[target], target)
-    for directory in {target.parent for target in targets}:
+    for path in gone:
+        _delete(path)
+    for directory in {target.parent for target in [*targets, *gone]}:
         _fsync_dir(directory)
     if journaled:
         journal_path(root).unlink(missing_ok=True)
         _fsync_dir(journal_path(root).parent)
+
+
+def _deletable(root: Path, deletes: Collection[Path], writes: Mapping[Path, str]) -> list[Path]:
+    """The files of `deletes` that exist, after checking each stays inside `root` (its folder
+    resolved) and is not also written."""
+    out = []
+    for path in sorted(set(deletes)):
+        try:
+            rel = _rel(root, path)
+        except ValueError:
+            rel = None
+        if rel is None or _inside(root, rel) is None:
+            raise CatDocError(
+                PATH_OUTSIDE_PROJECT,
+                f"{path} is outside the project root {root}; nothing was changed.",
+                "Only files inside the project can be deleted by an edit.",
+            )
+        if path in writes:
+            raise ValueError(f"{rel} is both written and deleted")
+        if os.path.lexists(path):
+            out.append(path)
+    return out
+
+
+def _delete(path: Path) -> None:
+    """Remove a file (a link itself, never what it points at); gone already is fine."""
+    if path.is_dir() and not path.is_symlink():
+        return
+    path.unlink(missing_ok=True)
 
 
 def pending(root: Path) -> bool:
@@ -137,7 +178,10 @@ def recover(root: Path) -> str | None:
     try:
         record = json.loads(path.read_bytes())
         state = record["state"]
-        entries = [(str(e["target"]), str(e["temp"])) for e in record["entries"]]
+        entries = [
+            (str(e["target"]), None if e.get("delete") is True else str(e["temp"]))
+            for e in record["entries"]
+        ]
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError):
@@ -145,6 +189,11 @@ def recover(root: Path) -> str | None:
         path.replace(path.with_name(f"{JOURNAL_NAME}.unreadable"))
         return "set aside an unreadable journal"
     for target_rel, temp_rel in entries:
+        if temp_rel is None:
+            doomed = _inside(root, target_rel)
+            if state == "committed" and doomed is not None:
+                _delete(doomed)
+            continue
         target, temp = _inside(root, target_rel), _inside(root, temp_rel)
         if target is None or temp is None or not temp.name.endswith(_TEMP_SUFFIX):
             continue

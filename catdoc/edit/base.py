@@ -94,10 +94,24 @@ class EditBase:
         self.changes: list[Change] = []
         self.touched: set[str] = set()
         self.documents: dict[Path, str] = {}
+        self.deletions: set[Path] = set()
+        """Files the edit removes, in the same all-or-nothing write (`delete_file`)."""
         self.reviews = ReviewIntents()
         """What the operations mean for the review stamps (`catdoc.edit.reviews`)."""
         self._files: dict[str, EntryFile] = {}
         self._index = ModelIndex.of(project)
+
+    def delete_file(self, rel: str) -> None:
+        """Remove a file of the project (a path relative to the root) in the edit's write: it
+        is gone exactly when the edit's other files are written. A folder is refused."""
+        path = resolve_inside(self.root, rel)
+        if path.is_dir():
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{rel} is a folder; an edit deletes files only.",
+                "Name the files to delete.",
+            )
+        self.deletions.add(self.root / rel)
 
     def _file(self, rel: str) -> EntryFile:
         if rel not in self._files:

@@ -8,14 +8,15 @@ Every writer (the importer, the MCP tools, the CLI, the TUI) goes through `edit_
    compare its version with the caller's `expected_version` (`CONFLICT` when they differ);
 4. run the operations; any refusal raises before anything is written;
 5. check every changed file still is a valid model file, then write them, any documents and
-   the review stamps (`catdoc.edit.reviews`) together (`catdoc.journal`);
+   the review stamps (`catdoc.edit.reviews`) and remove the files the edit deletes, together
+   (`catdoc.journal`);
 6. load the result and return the findings that concern what was touched.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -45,9 +46,12 @@ class Outcome(Generic[T]):
     value: T
     changes: list[Change]
     files: list[str]
+    """Project-relative paths of the files written."""
     project: Project
     report: Report | None
     touched: set[str]
+    deleted: list[str] = field(default_factory=list)
+    """Project-relative paths of the files removed."""
 
 
 def edit_model(
@@ -86,13 +90,14 @@ def edit_model(
         stamps = finish_reviews(edit, models)
         if stamps is not None:
             writes[reviews_path(root)] = stamps
-        if not writes:
+        if not writes and not edit.deletions:
             return Outcome(value, edit.changes, [], project, None, edit.touched)
-        commit_files(root, writes)
+        commit_files(root, writes, edit.deletions)
         after = load_project(root) if texts or edit.documents else project
     report = validate_project(after) if validate else None
     files = sorted(path.relative_to(root).as_posix() for path in writes)
-    return Outcome(value, edit.changes, files, after, report, edit.touched)
+    deleted = sorted(path.relative_to(root).as_posix() for path in edit.deletions)
+    return Outcome(value, edit.changes, files, after, report, edit.touched, deleted)
 
 
 def _check_model_text(rel: str, text: str) -> ModelFile:

@@ -21,7 +21,12 @@ from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.importer.files import _expand, _read_documents
 from catdoc.importer.links import _link_references
 from catdoc.importer.planner import _Planner
-from catdoc.importer.template import bare_model, remove_template, untouched_template
+from catdoc.importer.template import (
+    bare_model,
+    remove_example_document,
+    remove_template,
+    untouched_template,
+)
 from catdoc.importer.writing import _apply_plans
 from catdoc.progress import Progress, no_progress
 from catdoc.references import common_folder
@@ -83,6 +88,8 @@ def import_documents(
     progress(WRITING, 0, None)
     if planner.has_changes():
         removed = remove_template(edit, planner.category_ids()) if example else []
+        document = remove_example_document(edit) if example else None
+        removed += [document] if document else []
         _apply_plans(edit, planner.plans)
 
     items = sorted([*planner.items, *skipped], key=lambda item: item.path)

@@ -3,13 +3,12 @@
 The rule can never remove the user's work: the example goes only while `.catdoc/category.yaml` is
 byte for byte the file `catdoc init` wrote and is the only model file (no `categories/*.yaml`).
 Any edit to it, even a comment, keeps the example. Its entities are removed by the same
-edit operations, in the same all-or-nothing write, as the import itself; the example document
-goes after that write, and only while it too is byte for byte as `catdoc init` wrote it.
+edit operations, in the same all-or-nothing write, as the import itself; so is the example
+document, while it too is byte for byte as `catdoc init` wrote it (a crash leaves the model and
+the document both as before or both as after).
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from catdoc.edit import ModelEdit
 from catdoc.project import CATDOC_DIR, MODEL_FILE, Project
@@ -68,16 +67,17 @@ _HEADER = ("description", "aliases", "parent", "related", "semantics")
 """Category fields besides its name that an emptied example category loses."""
 
 
-def remove_example_document(root: Path) -> str | None:
-    """Delete `.catdoc/docs/example.md` when it is exactly the template's; returns its path."""
+def remove_example_document(edit: ModelEdit) -> str | None:
+    """Delete `.catdoc/docs/example.md` through `edit` when it is exactly the template's;
+    returns its path."""
     rel = f"{CATDOC_DIR}/{EXAMPLE_DOCUMENT}"
-    path = root / rel
+    path = edit.root / rel
     try:
         if path.is_symlink() or path.read_bytes() != template_text(EXAMPLE_DOCUMENT).encode():
             return None
-        path.unlink()
     except OSError:
         return None
+    edit.delete_file(rel)
     return rel
 
 
