@@ -166,6 +166,8 @@ class SearchScreen(CatDocScreen):
             with contextlib.suppress(RuntimeError):  # the app closed meanwhile
                 loop.call_soon_threadsafe(self._show_progress, step, done, total)
 
+        if not self.hits:  # the wait until the first progress report (loading the model)
+            self._status(Text("Searching…", "dim"))
         try:
             mode = self.service.project().config.search.mode  # the project's chosen default
             response = await asyncio.to_thread(
