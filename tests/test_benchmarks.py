@@ -82,6 +82,8 @@ def test_runner_measures_every_workload(project: Path) -> None:
     assert run.ensure_project(203, project.parent) == project
     rows = [
         *run.bench_validate(project, 203, 1),
+        *run.bench_commands(project, 203, 1),
+        *run.bench_mcp_start(project, 203, 1),
         *run.bench_trace(project, 203, 1),
         *run.bench_list(project, 203, 1),
     ]
@@ -90,6 +92,13 @@ def test_runner_measures_every_workload(project: Path) -> None:
         "validate (process)",
         "validate CPU (process)",
         "validate peak RSS",
+        "trace (process)",
+        "trace CPU (process)",
+        "trace peak RSS",
+        "list objects (process)",
+        "list objects CPU (process)",
+        "list objects peak RSS",
+        "mcp start → tools/list (process)",
         "trace (cold)",
         "trace (warm)",
         "list objects (warm)",
