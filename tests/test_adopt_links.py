@@ -183,6 +183,26 @@ def test_cross_category_references_are_kept_as_related(tmp_path: Path) -> None:
     assert svc.object("db").metadata["related"] == ["login"]
 
 
+def test_labels_of_documents_imported_earlier_resolve(bare: CatDoc, tmp_path: Path) -> None:
+    first = bare.import_documents(["docs/guide/install.rst"], link=True, category="manual")
+    assert statuses(first)[("install", "ref", "usage notes")] == "unresolved"
+    later = bare.import_documents(["docs/guide/usage.rst"], link=True, category="manual")
+    assert statuses(later)[("usage", "ref", "install-steps")] == "linked"
+    assert "usage-ref-install" in later.morphisms_created
+    # the earlier document's file is the source of truth: a label it no longer defines is gone
+    (tmp_path / "docs/guide/install.rst").write_text("Install\n=======\n\nSteps.\n")
+    (tmp_path / "docs/guide/more.rst").write_text("More\n====\n\n:ref:`install-steps`.\n")
+    again = bare.import_documents(["docs/guide/more.rst"], link=True, category="manual")
+    assert statuses(again)[("more", "ref", "install-steps")] == "unresolved"
+
+
+def test_an_earlier_label_in_another_category_is_kept_as_related(bare: CatDoc) -> None:
+    bare.import_documents(["docs/guide/install.rst"], link=True, category="setup")
+    later = bare.import_documents(["docs/guide/usage.rst"], link=True, category="manual")
+    assert statuses(later)[("usage", "ref", "install-steps")] == "cross-category"
+    assert bare.object("usage").metadata["related"] == ["install"]
+
+
 def test_cli_summary_counts_cross_category(tmp_path: Path) -> None:
     CatDoc.init(tmp_path, bare=True)
     write_tree(tmp_path, CROSS)

@@ -5,13 +5,24 @@ links, wiki links and @mentions, the role's name for `:doc:`, `:pep:` …), one 
 type). One whose target is in another category cannot be a morphism (a morphism joins two objects
 of one category): it is kept as the source object's `metadata.related` and its category's
 `related`, where `catdoc validate --suggest` finds it to propose functor mappings.
+
+A label (`:ref:`) resolves against the documents of this import and those imported before: the
+earlier documents' labels are read from their files, the labels' one source of truth, and only
+when a reference of this import names a label none of its own documents defines.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from catdoc.documents import extract_references
+from catdoc.documents import (
+    Reference,
+    extract_references,
+    normalize_label,
+    read_object_text,
+    sniff_kind,
+)
+from catdoc.errors import CatDocError
 from catdoc.importer.files import _Doc
 from catdoc.importer.names import _unique, slugify
 from catdoc.importer.planner import _Planner
@@ -26,7 +37,8 @@ def _link_references(
     """Report every reference; with `link`, keep the resolved ones (see module doc)."""
     imported = {item.object_id for item in planner.items if item.action != "skipped"}
     docs = [d for d in docs if d.object_id in imported]
-    resolver = _resolver(planner.project, docs, docs_root)
+    found = [(doc, extract_references(doc.text, kind=doc.kind)) for doc in docs]
+    resolver = _resolver(planner.project, found, docs_root)
     existing: dict[tuple[str, str, str], str] = {}
     for cat in planner.project.categories:
         for mor in cat.morphisms:
@@ -34,9 +46,9 @@ def _link_references(
     planned: dict[tuple[str, str, str], str] = {}
     used_ids = set(planner.project.morphism_by_id)
     out: list[dict[str, Any]] = []
-    for doc in docs:
+    for doc, refs in found:
         related: dict[str, str] = {}  # target object → its category
-        for ref in extract_references(doc.text, kind=doc.kind):
+        for ref in refs:
             if not resolver.counts(ref):
                 continue
             entry = _entry(planner, resolver, doc, ref)
@@ -65,13 +77,45 @@ def _link_references(
     return out
 
 
-def _resolver(project: Project, docs: list[_Doc], docs_root: str) -> Resolver:
-    """Lookups over the model's objects and the imported documents (these win by path)."""
-    known = [Known(obj.id, obj.path, obj.title) for obj in project.object_by_id.values()]
-    known = [
-        Known(d.object_id, d.rel, d.fields.get("title"), d.front.body, d.kind) for d in docs
-    ] + known
-    return Resolver.build(known, project.config.import_, docs_root)
+def _resolver(
+    project: Project, found: list[tuple[_Doc, list[Reference]]], docs_root: str
+) -> Resolver:
+    """Lookups over the model's objects and the imported documents (these win by path); the
+    labels of documents imported earlier only when this import needs them (see module doc)."""
+    docs = [doc for doc, _ in found]
+    mine = [Known(d.object_id, d.rel, d.fields.get("title"), d.front.body, d.kind) for d in docs]
+    resolver = Resolver.build(mine, project.config.import_, docs_root)
+    label_roles = {role for role, rule in resolver.roles.items() if rule == "label"}
+    wanted = any(
+        ref.kind == "role"
+        and ref.role in label_roles
+        and normalize_label(ref.target.strip()) not in resolver.labels
+        for _, refs in found
+        for ref in refs
+    )
+    imported = {d.object_id for d in docs}
+    earlier = [
+        Known(
+            obj.id,
+            obj.path,
+            obj.title,
+            *(_labelled_text(project, obj) if wanted and obj.id not in imported else ()),
+        )
+        for obj in project.object_by_id.values()
+    ]
+    return Resolver.build(mine + earlier, project.config.import_, docs_root)
+
+
+def _labelled_text(project: Project, obj: Any) -> tuple[str, Any] | tuple[()]:
+    """(text, kind) of an object's document when it may define labels, else nothing (a file
+    that cannot be read defines none)."""
+    try:
+        text = read_object_text(project.root, obj)
+    except CatDocError:
+        return ()
+    if not text or (".. _" not in text and ")=" not in text):
+        return ()
+    return text, sniff_kind(obj.path, text) if obj.path else "markdown"
 
 
 def _entry(planner: _Planner, resolver: Resolver, doc: _Doc, ref: Any) -> dict[str, Any]:
