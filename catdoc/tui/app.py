@@ -203,8 +203,8 @@ class CatDocApp(App[None]):
         """Hide (and disable) the app's keys that do nothing on the screen shown: the views
         while the project cannot load, the view already shown, `e` where nothing can be
         edited, `/` while a field takes it as text, and Escape unless the browser was reached
-        from a list."""
-        screen = self.screen
+        from a list. Under a modal (the help), the screen below it counts."""
+        screen = next(s for s in reversed(self.screen_stack) if not s.is_modal)
         if action == "return":
             return self._return is not None and screen is self.browser
         if action in PROJECT_ACTIONS and isinstance(screen, ProblemScreen):
