@@ -686,6 +686,11 @@ class CatDoc(
         return outcome.value.model_copy(update={"written": written})
 
     # ------------------------------------------------------------------ search
+    def watch_vectors(self, progress: Progress | None) -> None:
+        """Let `progress` hear the vectors computed in the background from now on (from the
+        workers' threads, a few reports a second at most); None stops listening."""
+        self.search_engine().background_progress = throttled(progress)
+
     def search_engine(self) -> Any:
         """The project's search index, opened on first use and kept warm (across reloads) for
         long-running faces. Returns a `catdoc.search.engine.SearchEngine`."""

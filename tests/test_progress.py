@@ -222,6 +222,33 @@ def test_build_index_computes_the_vectors_of_each_scope_once(
     assert [(v.computed, v.total) for v in again.vectors] == [(0, 60)]
 
 
+def test_background_vectors_report_to_whoever_watches(imported: Path, fake_model: None) -> None:
+    (imported / ".catdoc" / "config.yaml").write_text("search:\n  vectors: auto\n", "utf-8")
+    svc = CatDoc(imported)
+    reports: list[Report] = []
+    svc.watch_vectors(lambda *r: reports.append(r))
+    response = svc.search("payment", mode="hybrid")
+    assert any("computed in the background" in note for note in response.notes)
+    worker = svc.search_engine()._workers["doc"]
+    worker.thread.join(60)
+    assert worker.error is None and (worker.done, worker.total) == (60, 60)
+    step = "Computing vectors of documents in the background"
+    assert steps(reports) == [step]
+    assert reports[0] == (step, 0, 60) and reports[-1] == (step, 60, 60)
+    assert_well_formed(reports)
+    assert not any("background" in n for n in svc.search("payment", mode="hybrid").notes)
+
+
+def test_nobody_watching_background_vectors_is_fine(imported: Path, fake_model: None) -> None:
+    (imported / ".catdoc" / "config.yaml").write_text("search:\n  vectors: auto\n", "utf-8")
+    svc = CatDoc(imported)
+    svc.watch_vectors(None)
+    svc.search("payment", mode="hybrid", scope="chunks")
+    worker = svc.search_engine()._workers["chunk"]
+    worker.thread.join(60)
+    assert worker.error is None and worker.done == worker.total > 0
+
+
 # ---------------------------------------------------------------------- import
 def test_import_reports_each_phase(tmp_path: Path) -> None:
     root = notes_project(tmp_path, 12)

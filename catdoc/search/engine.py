@@ -145,6 +145,9 @@ class SearchEngine:
         self._rankings: dict[tuple[object, ...], _Ranking] = {}
         self.last_sync = SyncStats()
         self.total_indexed = 0
+        self.background_progress: Progress = no_progress
+        """Hears the background vector workers from their threads (a long-running face sets it,
+        throttled, before searching)."""
 
     # ------------------------------------------------------------------ index lifecycle
     @property
@@ -773,7 +776,7 @@ class SearchEngine:
         if len(matrix) >= total:
             return matrix
         if not complete:
-            self._start_worker(kind)
+            self._start_worker(kind, total - len(matrix))
             return None
         missing = index.missing_vectors(kind, semantic.MODEL_ID)
         vectors = semantic.embedder(progress).embed(
@@ -798,7 +801,7 @@ class SearchEngine:
             "computes them all at once, and waits for them)."
         )
 
-    def _start_worker(self, kind: str) -> None:
+    def _start_worker(self, kind: str, missing: int) -> None:
         worker = self._workers.get(kind)
         if worker is not None and worker.running:
             return
@@ -816,7 +819,14 @@ class SearchEngine:
                 if self._index is not None and token == self._generation:
                     self._put_vectors(kind, rowids, vectors)
 
-        self._workers[kind] = semantic.Worker(fetch, store)
+        what = "documents" if kind == "doc" else "passages"
+        self._workers[kind] = semantic.Worker(
+            fetch,
+            store,
+            total=missing,
+            progress=self.background_progress,
+            step=f"Computing vectors of {what} in the background",
+        )
         if worker is not None:
             self._workers[kind].error = worker.error
 

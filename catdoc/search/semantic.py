@@ -308,16 +308,27 @@ class Worker:
     saves it; both run under the engine's lock, the model runs outside it. `store` discards a
     batch whose token is stale (the index was written meanwhile). A failure stops the worker and
     is kept in `error`. At interpreter exit every worker is stopped after its current batch.
+
+    It reports to `progress` as `step` (from the worker's thread): `total` rows were missing when
+    it started, `done` counts the rows it computed; the last report has `done == total` (a write
+    meanwhile can add rows, which raises `total`). `done` and `total` can be read at any time.
     """
 
     def __init__(
         self,
         fetch: Callable[[int], tuple[list[tuple[int, str]], object]],
         store: Callable[[list[int], Any, object], None],
+        *,
+        total: int = 0,
+        progress: Progress = no_progress,
+        step: str = "Computing vectors in the background",
     ) -> None:
         self._fetch, self._store = fetch, store
         self._stop = threading.Event()
         self.error: str | None = None
+        self.done, self.total = 0, total
+        self.step = step
+        self._progress = progress
         self.thread = threading.Thread(target=self._run, name="catdoc-vectors", daemon=True)
         _workers.add(self)
         self.thread.start()
@@ -333,15 +344,21 @@ class Worker:
 
     def _run(self) -> None:
         try:
+            self._progress(self.step, 0, self.total)
             model = embedder()
             while not self._stop.is_set():
                 batch, token = self._fetch(BACKGROUND_BATCH)
                 if not batch:
+                    self.total = self.done
+                    self._progress(self.step, self.done, self.total)
                     return
                 vectors = model.embed([text or "" for _, text in batch])
                 if self._stop.is_set():
                     return
                 self._store([rowid for rowid, _ in batch], vectors, token)
+                self.done += len(batch)
+                self.total = max(self.total, self.done + 1)
+                self._progress(self.step, self.done, self.total)
         except Exception as exc:  # reported in the notes of later queries
             self.error = f"{type(exc).__name__}: {exc}"
         finally:
