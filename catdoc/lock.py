@@ -13,8 +13,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from catdoc.errors import BUSY, IO_ERROR, PATH_OUTSIDE_PROJECT, CatDocError
 
 LOCK_NAME = "lock"
@@ -40,6 +38,8 @@ def project_lock(root: Path, timeout: float = DEFAULT_TIMEOUT) -> Iterator[None]
     _refuse_planted(root)
     # A fresh, non-thread-local lock object per use: two threads of one process then exclude
     # each other exactly like two processes do (flock is per open file description).
+    from filelock import FileLock, Timeout  # on first use: a read-only command never locks
+
     lock = FileLock(lock_path(root), timeout=timeout, thread_local=False, is_singleton=False)
     try:
         lock.acquire()

@@ -30,9 +30,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml.comments import CommentedMap
-from ruamel.yaml.error import YAMLError
-
 from catdoc import yaml_lines, yaml_source
 from catdoc.errors import LOAD_ERROR, CatDocError
 from catdoc.project import CATDOC_DIR, cache_dir, inside_catdoc
@@ -531,6 +528,9 @@ having been found where the parser found them."""
 
 def _round_trip(book: ReviewBook, stamps: dict[str, Stamp]) -> str:
     """The whole file through ruamel (comments kept), for layouts the splice declines."""
+    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.error import YAMLError
+
     from catdoc.edit.entries import roundtrip_yaml
 
     try:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from catdoc.edit import EditResult, ModelEdit, edit_model, edit_result
 from catdoc.model import PathSpec
 
 if TYPE_CHECKING:
+    from catdoc.edit import EditResult, ModelEdit
     from catdoc.project import Project
 
 
@@ -34,7 +34,11 @@ class EditOperations:
         action: str,
         expected_version: str | None,
     ) -> EditResult:
-        """Run one transaction; `apply` may return the subject's id when it chose it."""
+        """Run one transaction; `apply` may return the subject's id when it chose it. The write
+        path (and ruamel.yaml with it) is imported by the first edit: a read-only command never
+        needs it."""
+        from catdoc.edit import edit_model, edit_result
+
         outcome = edit_model(self.project(), apply, expected_version=expected_version)
         self._adopt(outcome.project)
         chosen = outcome.value if isinstance(outcome.value, str) else subject

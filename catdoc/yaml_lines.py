@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 Path = tuple[Any, ...]
 """Keys and list indexes from the document's top level down to a node, as pydantic's `loc`."""
@@ -47,6 +48,8 @@ class _Frame:
 
 def _events(text: str) -> Iterator[yaml.Event]:
     """libyaml's events; a syntax error ends the stream as `SyntaxProblem`."""
+    import yaml  # PyYAML on first use: a file that loads cleanly never needs it
+
     try:
         yield from yaml.parse(text, Loader=yaml.CSafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -58,6 +61,8 @@ def _events(text: str) -> Iterator[yaml.Event]:
 
 def _walk(text: str) -> Iterator[tuple[Path, yaml.NodeEvent, _Frame | None]]:
     """(path, event, enclosing frame) of every node; a mapping key comes with path None-keyed."""
+    import yaml
+
     stack: list[_Frame] = []
     for event in _events(text):
         if isinstance(event, yaml.CollectionEndEvent):
@@ -129,6 +134,8 @@ def duplicate_key(text: str) -> int:
     """The line of the first key that repeats an earlier key of the same mapping."""
 
     def scan() -> Iterator[int]:
+        import yaml
+
         for _path, event, key_of in _walk(text):
             if key_of is None or not isinstance(event, yaml.ScalarEvent):
                 continue
@@ -157,6 +164,8 @@ def alias_overflow(text: str) -> int:
     """The line of the first alias that nests aliases too deep or replays too many events."""
 
     def scan() -> Iterator[int]:
+        import yaml
+
         depth: dict[str, int] = {}
         size: dict[str, int] = {}
         open_: list[list[Any]] = []  # anchor, deepest alias nesting inside, events inside
@@ -197,6 +206,8 @@ def too_deep(text: str, bound: int) -> int | None:
 
     Raises `SyntaxProblem` when libyaml cannot read the text.
     """
+    import yaml
+
     heights: dict[str, int] = {}
     open_: list[tuple[str | None, int]] = []  # anchor, height of the tallest child so far
     for event in _events(text):
@@ -228,6 +239,8 @@ def huge_integer(text: str, digits: int) -> int:
     """The line of the first plain integer scalar of more than `digits` decimal digits."""
 
     def scan() -> Iterator[int]:
+        import yaml
+
         for _path, event, _key in _walk(text):
             if not isinstance(event, yaml.ScalarEvent) or event.style or len(event.value) < 64:
                 continue
