@@ -19,6 +19,7 @@ from pathlib import Path
 from catdoc.service import CatDoc
 from catdoc.tui import CatDocApp
 from catdoc.tui.refs import Ref
+from catdoc.tui.screens.mapping import MappingScreen
 from catdoc.tui.widgets.mapping import MappingTable
 
 HERE = Path(__file__).resolve().parent
@@ -38,20 +39,23 @@ def rows_shown(app: CatDocApp) -> list[int]:
 
 
 async def one_run(root: Path, functor: str, expected: int) -> tuple[float, float]:
-    """(seconds to the first rows, seconds to all rows) after pressing `f` on the functor."""
+    """(seconds to the first rows, seconds to all rows) after `f` on the functor. The key's
+    action is called directly: `Pilot.press` returns only once the app is idle again."""
     app = CatDocApp(CatDoc(root), watch_interval=None)
     async with app.run_test(size=(120, 36)) as pilot:
         app.browser.show(Ref("functor", functor))
         await pilot.pause()
         start = time.perf_counter()
         first = None
-        await pilot.press("f")
+        app.browser.action_mapping()
         while True:
             counts = rows_shown(app)
             now = time.perf_counter() - start
             if first is None and any(counts):
                 first = now
-            if sum(counts) >= expected and not app.workers._workers:
+            screen = app.screen
+            done = isinstance(screen, MappingScreen) and not getattr(screen, "filling", False)
+            if sum(counts) >= expected and done:
                 await pilot.pause()
                 return first or now, time.perf_counter() - start
             await asyncio.sleep(POLL)

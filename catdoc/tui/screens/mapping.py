@@ -39,9 +39,10 @@ LAW_STYLES = {"holds": "green", "fails": "bold red", "unknown": "yellow"}
 SYNC_ROWS = 1_000
 """Mappings up to this many rows are shown at once; bigger ones fill in the background."""
 FIRST_BATCH = 100
-BATCH = 500
-"""Rows added to a table per step of the background fill (the first step is small, so rows
-show at once; then bigger: each step costs the UI a measure and a layout of the table)."""
+BATCH = 2_000
+"""Rows added to a table per step of the background fill: the first step is small, so rows
+show at once, and each next one twice the last, up to `BATCH` (each step costs the UI a
+layout of the whole table, so few steps; but a long step is a pause of the UI)."""
 
 
 def _law(name: str, status: str) -> Text:
@@ -176,12 +177,18 @@ class MappingScreen(CatDocScreen):
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._start_fill, loaded)
 
+    def _cell_width(self) -> int:
+        """Characters per key or value cell so that a row fits its table (two tables side by
+        side for a functor): borders, scrollbar, the mark column and paddings take ~12."""
+        tables = len(self.query(MappingTable))
+        return max(12, (self.app.size.width // max(tables, 1) - 12) // 2)
+
     def _start_fill(self, loaded: Loaded) -> None:
         self._set_loaded(loaded)
-        self._fill(self._needle())
+        self._fill(self._needle(), self._cell_width())
 
     @work(thread=True, exclusive=True, group="mapping-fill")
-    def _fill(self, needle: str) -> None:
+    def _fill(self, needle: str, width: int) -> None:
         """Add the rows matching `needle` batch by batch (rows are built here, off the UI)."""
         worker = get_current_worker()
         loaded = self.loaded
@@ -192,15 +199,14 @@ class MappingScreen(CatDocScreen):
             for tid, (_, entries) in loaded.tables.items()
         }
         total = sum(len(entries) for entries in chosen.values())
-        done = 0
+        done, size = 0, FIRST_BATCH
         self.app.call_from_thread(self._begin_fill, worker, total)
         for tid, entries in chosen.items():
             start = 0
             while start < len(entries):
-                size = FIRST_BATCH if done == 0 else BATCH
                 batch = entries[start : start + size]
-                start += size
-                rows = [mapping_row(e, loaded.titles) for e in batch]
+                start, size = start + size, min(BATCH, 2 * size)
+                rows = [mapping_row(e, loaded.titles, width) for e in batch]
                 if worker.is_cancelled:
                     return
                 done += len(batch)
@@ -239,7 +245,9 @@ class MappingScreen(CatDocScreen):
         self._place_cursor()
 
     def _progress(self, label: str, total: int | None, done: int) -> None:
-        self.query_one("#mapping-progress").display = True
+        line = self.query_one("#mapping-progress")
+        if not line.display:  # set only on a change: each set restyles the screen
+            line.display = True
         self.query_one("#mapping-bar", ProgressBar).update(total=total, progress=done)
         self.query_one("#mapping-status", Static).update(Text(label, "dim"))
 
@@ -252,13 +260,13 @@ class MappingScreen(CatDocScreen):
     def _show(self, loaded: Loaded) -> None:
         """Everything at once (a small mapping), filtered by the current needle."""
         self._set_loaded(loaded)
-        needle = self._needle()
+        needle, width = self._needle(), self._cell_width()
         for tid, (_, entries) in loaded.tables.items():
             texts = loaded.texts[tid]
             shown = [e for e, text in zip(entries, texts, strict=True) if needle in text]
             table = self.query_one(f"#{tid}", MappingTable)
             table.reset()
-            table.extend(shown, [mapping_row(e, loaded.titles) for e in shown])
+            table.extend(shown, [mapping_row(e, loaded.titles, width) for e in shown])
         self._titles()
         self._place_cursor()
 
@@ -318,7 +326,7 @@ class MappingScreen(CatDocScreen):
         if sum(len(entries) for _, entries in self.loaded.tables.values()) <= SYNC_ROWS:
             self._show(self.loaded)
         else:
-            self._fill(self._needle())
+            self._fill(self._needle(), self._cell_width())
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -25,9 +25,11 @@ MARKS = {
 ORDER = {"error": 0, "missing": 0, "warning": 1, "ok": 2}
 """Failing entries first, so they are seen without scrolling."""
 
-ID_WIDTH = 24
-TITLE_WIDTH = 24
-"""Characters of an id and of the title beside it; longer ones are cut with an ellipsis."""
+CELL_WIDTH = 48
+"""Characters of a cell (`id  title`) when the table's width is unknown; longer ones are cut
+with an ellipsis."""
+MIN_TITLE = 8
+"""A title squeezed into fewer characters than this says nothing: it is left out."""
 
 Row = tuple[Text, Text, Text]
 
@@ -36,10 +38,12 @@ def sort_entries(entries: list[r.MappingEntry]) -> list[r.MappingEntry]:
     return sorted(entries, key=lambda e: ORDER[e.status])
 
 
-def _labelled(ident: str, title: str | None, style: str) -> Text:
-    text = Text(clip(visible(ident), ID_WIDTH), style)
-    if title:
-        text.append(f"  {clip(visible(title), TITLE_WIDTH)}", "dim")
+def _labelled(ident: str, title: str | None, style: str, width: int) -> Text:
+    """`id  title` in `width` characters: the id first, the title in what is left."""
+    text = Text(clip(visible(ident), width), style)
+    room = width - len(text) - 2
+    if title and room >= MIN_TITLE:
+        text.append(f"  {clip(visible(title), room)}", "dim")
     return text
 
 
@@ -52,16 +56,17 @@ def _value_title(value: list[str] | str | None, titles: dict[str, str]) -> str |
     return None
 
 
-def mapping_row(entry: r.MappingEntry, titles: dict[str, str]) -> Row:
-    """`mark · key and title · value and title` for one entry."""
+def mapping_row(entry: r.MappingEntry, titles: dict[str, str], width: int = CELL_WIDTH) -> Row:
+    """`mark · key and title · value and title` for one entry, each cell in `width`."""
     mark, style = MARKS[entry.status]
-    key = _labelled(entry.key, titles.get(entry.key), style if entry.status != "ok" else "")
+    key_style = style if entry.status != "ok" else ""
+    key = _labelled(entry.key, titles.get(entry.key), key_style, width)
     if entry.status == "missing":
         value = Text("(missing)", "dim")
     elif entry.value is None:
         value = Text(path_text(None), "dim")
     else:
-        value = _labelled(path_text(entry.value), _value_title(entry.value, titles), "")
+        value = _labelled(path_text(entry.value), _value_title(entry.value, titles), "", width)
     return Text(mark, style), key, value
 
 
@@ -95,12 +100,6 @@ class MappingTable(DataTable[Text]):
         """Add one batch of rows (prepared by `mapping_row`, one per entry)."""
         self.entries += entries
         self.add_rows(rows)
-
-    def show(self, entries: list[r.MappingEntry], titles: dict[str, str]) -> None:
-        """Replace the rows at once (small mappings), failing entries first."""
-        self.reset()
-        ordered = sort_entries(entries)
-        self.extend(ordered, [mapping_row(e, titles) for e in ordered])
 
     @property
     def current(self) -> r.MappingEntry | None:
