@@ -135,9 +135,9 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         "example also gives way to the first import). Use it once, when the user wants to "
         "start documenting a repository with CatDoc, or when other tools answer "
         "PROJECT_NOT_FOUND. "
-        "Do NOT use it to change an existing project (it fails with ALREADY_EXISTS unless "
-        "force is true, and force overwrites the model files); use catdoc_import_document to "
-        "add documents.",
+        "Do NOT use it to change an existing project (it fails with ALREADY_EXISTS in or "
+        "below a project unless force is true, and force overwrites the model files, keeping "
+        "the replaced ones in `.catdoc/backups/`); use catdoc_import_document to add documents.",
         read_only=False,
         destructive=True,
         idempotent=False,
@@ -153,7 +153,11 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         ] = ".",
         name: Annotated[str | None, Field(description="Project name for config.yaml.")] = None,
         force: Annotated[
-            bool, Field(description="Overwrite an existing `.catdoc/` (destroys its model).")
+            bool,
+            Field(
+                description="Overwrite an existing `.catdoc/` (its replaced files are copied to "
+                "`.catdoc/backups/` first), or create a project inside another one."
+            ),
         ] = False,
         bare: Annotated[
             bool,

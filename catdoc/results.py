@@ -235,6 +235,9 @@ class InitResult(Result):
     root: str
     created: list[str]
     overwritten: bool = False
+    backup: str | None = Field(
+        None, description="Where the files a forced init replaced were copied (project-relative)."
+    )
 
 
 class ImportItem(Result):

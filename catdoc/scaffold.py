@@ -8,8 +8,13 @@ project that will adopt an existing docs tree (`catdoc import`).
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import json
+import os
 import re
+import shutil
+from collections.abc import Iterator
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -85,8 +90,11 @@ def init_project(
     """Write the template into `directory/.catdoc/` atomically; refuse to overwrite unless `force`.
 
     `bare`: config.yaml and an empty model, no example document.
-    Only the template's files are (over)written; anything else already in `.catdoc/` is kept.
-    Nothing is written when `.catdoc/` or any file to write leads outside the project (symlink).
+    Only the template's files are (over)written; anything else already in `.catdoc/` is kept, and
+    every file whose content `force` replaces is first copied to `.catdoc/backups/init-<UTC
+    time>/`. Refused without `force` inside another project (a nested project is rarely meant).
+    Nothing is written when `.catdoc/` or any file to write leads outside the project (symlink)
+    or is not a file; a write that fails puts back every file as it was.
     """
     root = directory.expanduser().resolve()
     if root.exists() and not root.is_dir():
@@ -108,34 +116,138 @@ def init_project(
     if existed and not force:
         raise CatDocError(
             ALREADY_EXISTS,
-            f"{catdoc} already exists; nothing was changed.",
+            f"{root} is a CatDoc project already ({catdoc} exists); nothing was changed.",
             "Pass --force (MCP: force: true) to rewrite the template files (category.yaml, "
-            "config.yaml, docs/example.md); other files in .catdoc/ are kept.",
+            "config.yaml, docs/example.md); the ones it replaces are kept in "
+            f".catdoc/{BACKUP_DIR}/, other files in .catdoc/ are left alone.",
+        )
+    outer = None if existed else enclosing_project(root)
+    if outer is not None and not force:
+        raise CatDocError(
+            ALREADY_EXISTS,
+            f"{root} is inside the CatDoc project at {outer}; nothing was changed.",
+            f"Work in that project (`catdoc -C {outer} …`, its model is {outer / CATDOC_DIR}), "
+            "or pass --force (MCP: force: true) to create a separate project nested in it.",
         )
     project_name = name or root.name or "catdoc-project"
     name_line = f"name: {_yaml_scalar(project_name)}"
-    created: list[str] = []
     files = _template_files(template_dir())
     if bare:
         files = [(CONFIG_FILE, text) for rel, text in files if rel == CONFIG_FILE]
         files.append((MODEL_FILE, BARE_MODEL))
+    plan = [
+        (rel, _NAME_LINE.sub(lambda _: name_line, text, count=1) if rel == CONFIG_FILE else text)
+        for rel, text in files
+    ]
     gitignore = catdoc / ".gitignore"
-    for target in [*(catdoc / rel for rel, _ in files), gitignore]:
+    for target in [*(catdoc / rel for rel, _ in plan), gitignore]:
         inside_catdoc(root, target)
-    for rel, text in files:
-        if rel == CONFIG_FILE:
-            text = _NAME_LINE.sub(lambda _: name_line, text, count=1)
-        atomic_write(catdoc / rel, text)
-        created.append(f"{CATDOC_DIR}/{rel}")
+        if target.exists() and not target.is_file():
+            raise CatDocError(
+                IO_ERROR,
+                f"{target} is in the way: it is not a file; nothing was changed.",
+                "Move or remove it, then run `catdoc init` again.",
+            )
     lines = gitignore.read_text(encoding="utf-8").splitlines() if gitignore.is_file() else []
     missing = [entry for entry in _IGNORED if entry not in lines]
     if missing:
-        atomic_write(gitignore, "\n".join([*lines, *missing]) + "\n")
-        created.append(f"{CATDOC_DIR}/.gitignore")
-    return r.InitResult(root=str(root), created=created, overwritten=existed)
+        plan.append((".gitignore", "\n".join([*lines, *missing]) + "\n"))
+    with _undone_on_failure(catdoc, [catdoc / rel for rel, _ in plan]) as undo:
+        replaced = [rel for rel, text in plan if _replaces(catdoc / rel, text)]
+        backup = undo.back_up(replaced) if replaced else None
+        for rel, text in plan:
+            if rel in replaced or not (catdoc / rel).is_file():  # the same bytes stay as they are
+                atomic_write(catdoc / rel, text)
+    return r.InitResult(
+        root=str(root),
+        created=[f"{CATDOC_DIR}/{rel}" for rel, _ in plan],
+        overwritten=existed,
+        backup=None if backup is None else backup.relative_to(root).as_posix(),
+    )
+
+
+BACKUP_DIR = "backups"
+"""Under `.catdoc/`: one folder per forced init (`init-20250101T120000Z/`) holding the files it
+replaced, at their paths relative to `.catdoc/`."""
+
+
+def enclosing_project(directory: Path) -> Path | None:
+    """The nearest project above `directory` (not `directory` itself), or None."""
+    for candidate in directory.parents:
+        if (candidate / CATDOC_DIR).is_dir():
+            return candidate
+    return None
+
+
+def _replaces(path: Path, text: str) -> bool:
+    """Whether writing `text` to `path` loses what the file holds now."""
+    return path.is_file() and path.read_bytes() != text.encode("utf-8")
+
+
+class _Undo:
+    """What an init changed, so a failed one can put everything back."""
+
+    def __init__(self, catdoc: Path, targets: list[Path]) -> None:
+        self.catdoc = catdoc
+        self.new_files = [path for path in targets if not path.exists()]
+        folders = {d for path in targets for d in path.parents if d.is_relative_to(catdoc)}
+        self.new_dirs = sorted(
+            (d for d in folders if not d.exists()), key=lambda d: len(d.parts), reverse=True
+        )
+        """Folders init will make, deepest first (so each is empty when its turn comes)."""
+        self.backup: Path | None = None
+        self.saved: list[str] = []
+
+    def back_up(self, rels: list[str]) -> Path:
+        """Copy the files at `rels` (relative to `.catdoc/`) into a new backup folder."""
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+        base = self.catdoc / BACKUP_DIR / f"init-{stamp}"
+        folder, number = base, 1
+        while folder.exists():
+            number += 1
+            folder = base.with_name(f"{base.name}-{number}")
+        if not (self.catdoc / BACKUP_DIR).exists():
+            self.new_dirs.insert(0, self.catdoc / BACKUP_DIR)
+        self.backup = folder
+        try:
+            for rel in rels:
+                copy = folder / rel
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(self.catdoc / rel, copy)
+                self.saved.append(rel)
+        except OSError as exc:
+            raise CatDocError(
+                IO_ERROR,
+                f"Cannot keep a backup in {folder}: {exc.strerror}; nothing was changed.",
+                "Check permissions and disk space.",
+            ) from None
+        return folder
+
+    def undo(self) -> None:
+        """Put back every replaced file (byte for byte, with its times), remove what was new."""
+        for rel in self.saved:
+            assert self.backup is not None
+            os.replace(self.backup / rel, self.catdoc / rel)
+        if self.backup is not None:
+            shutil.rmtree(self.backup, ignore_errors=True)
+        for path in self.new_files:
+            path.unlink(missing_ok=True)
+        for folder in self.new_dirs:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+
+@contextlib.contextmanager
+def _undone_on_failure(catdoc: Path, targets: list[Path]) -> Iterator[_Undo]:
+    undo = _Undo(catdoc, targets)
+    try:
+        yield undo
+    except BaseException:
+        undo.undo()
+        raise
 
 
 _IGNORED = (f"{CACHE_DIR}/", LOCK_NAME, f"{JOURNAL_NAME}*")
 """Derived data, the writers' lock file and an interrupted write's journal: never committed."""
 
-__all__ = ["init_project", "template_dir"]
+__all__ = ["BACKUP_DIR", "enclosing_project", "init_project", "template_dir"]

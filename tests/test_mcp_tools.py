@@ -260,7 +260,11 @@ SUCCESS: list[tuple[str, dict[str, Any], Check]] = [
         {"filePath": "docs/new.md", "category": "requirements"},
         lambda d: d["created"] == 1 and d["items"][0]["objectId"] == "req-new",
     ),
-    ("catdoc_init", {"directory": "sub"}, lambda d: ".catdoc/category.yaml" in d["created"]),
+    (
+        "catdoc_init",
+        {"directory": "sub", "force": True},
+        lambda d: ".catdoc/category.yaml" in d["created"],
+    ),
 ]
 
 NOT_FOUND: list[tuple[str, dict[str, Any], str]] = [

@@ -40,8 +40,8 @@ def test_the_template_validates_clean(tmp_path: Path) -> None:
 
 
 def test_names_that_need_quoting_stay_valid_yaml(tmp_path: Path) -> None:
-    init_project(tmp_path, name="docs: v2 # draft")
-    assert CatDoc(tmp_path).project().config.name == "docs: v2 # draft"
+    init_project(tmp_path / "a", name="docs: v2 # draft")
+    assert CatDoc(tmp_path / "a").project().config.name == "docs: v2 # draft"
     init_project(tmp_path / "b", name="yes")
     assert CatDoc(tmp_path / "b").project().config.name == "yes"
 

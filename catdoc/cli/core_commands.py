@@ -80,7 +80,12 @@ def init(
         typer.Option(help="Project name for config.yaml (default: the directory's name)."),
     ] = None,
     force: Annotated[
-        bool, typer.Option("--force", help="Rewrite the template files if .catdoc/ exists.")
+        bool,
+        typer.Option(
+            "--force",
+            help="Rewrite the template files if .catdoc/ exists (the replaced ones are kept in "
+            ".catdoc/backups/), or create a project inside another one.",
+        ),
     ] = False,
     bare: Annotated[
         bool,
@@ -92,8 +97,11 @@ def init(
 ) -> None:
     """Create a new project: .catdoc/ with category.yaml, config.yaml and docs/example.md.
 
-    Refuses to touch an existing .catdoc/ unless --force is given. With --bare the model starts
-    empty (no example); the example of a plain init also gives way to the first import.
+    Refuses to touch an existing .catdoc/, or to start a project inside
+    another one, unless --force is given; --force first copies every file it
+    replaces to .catdoc/backups/init-<UTC time>/. With --bare the model starts
+    empty (no example); the example of a plain init also gives way to the
+    first import.
 
     Examples:
     catdoc init
@@ -111,6 +119,8 @@ def init(
     echo(f"{verb} a CatDoc project in {result.root}:")
     for rel in result.created:
         echo(f"  {rel}")
+    if result.backup:
+        echo(f"The files it replaced are kept in {result.backup}/.")
     if bare:
         echo("Next: `catdoc import DOCS --link`, then `catdoc validate --suggest`.")
     else:
