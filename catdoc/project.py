@@ -107,32 +107,61 @@ def resolve_inside(root: Path, user_path: str | Path) -> Path:
 class InsideResolver:
     """`resolve_inside` for many project-relative paths at once: each directory's real path is
     looked up once, and a file is taken as it stands in it unless it is a symlink (resolved in
-    full then). Fingerprinting 10,000 documents otherwise spends most of its time resolving the
-    same few directories. Use one for one batch of reads only: a directory swapped for a
-    symlink afterwards is not seen."""
+    full then). Checking or reading 10,000 documents otherwise spends most of its time resolving
+    the same few directories. Use one for one batch only: a directory swapped for a symlink
+    afterwards is not seen."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self._dirs: dict[str, Path] = {}
 
     def __call__(self, rel: str) -> Path:
-        parent, _, name = rel.rpartition("/")
-        if not name or name in (".", "..") or rel.startswith("/") or "\0" in rel:
+        """The path `resolve_inside` gives (raising as it does)."""
+        found = self._entry(rel)
+        if found is None or found[1] is None or stat_module.S_ISLNK(found[1]):
             return resolve_inside(self.root, rel)
+        return found[0]
+
+    def is_file(self, rel: str) -> bool:
+        """Whether `rel` names a regular file, following a symlink that stays inside; raises
+        as `resolve_inside` for a path that leaves the project or that no file can have."""
+        found = self._entry(rel)
+        if found is None:
+            return _is_file(resolve_inside(self.root, rel))
+        mode = found[1]
+        if mode is None:
+            resolve_inside(self.root, rel)  # explains a name no file can have
+            return False
+        if stat_module.S_ISLNK(mode):
+            return _is_file(resolve_inside(self.root, rel))
+        return stat_module.S_ISREG(mode)
+
+    def _entry(self, rel: str) -> tuple[Path, int | None] | None:
+        """(the file's place in its resolved folder, its `lstat` mode or None), or None when
+        `rel` is not a plain name in a folder (it is then resolved whole)."""
+        parent, _, name = rel.rpartition("/")
+        if name in ("", ".", "..") or rel.startswith("/") or "\0" in rel:
+            return None
         folder = self._dirs.get(parent)
         if folder is None:
             try:
                 folder = resolve_inside(self.root, parent or ".")
             except CatDocError:
-                return resolve_inside(self.root, rel)  # the error names the whole path
+                return None  # resolved whole, the error names the whole path
             self._dirs[parent] = folder
         target = folder / name
         try:
-            if stat_module.S_ISLNK(os.lstat(target).st_mode):
-                return resolve_inside(self.root, rel)
+            return target, os.lstat(target).st_mode
         except (OSError, ValueError):
-            return resolve_inside(self.root, rel)
-        return target
+            return target, None
+
+
+def _is_file(path: os.PathLike[str]) -> bool:
+    """`Path.is_file`, with errors it does not swallow (such as EACCES) read as "no file"."""
+    try:
+        return stat_module.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _usable(user_path: str | Path) -> str:

@@ -1,5 +1,6 @@
 """`InsideResolver` (one directory lookup per batch) must answer exactly as `resolve_inside`:
-the same path, or a refusal with the same code, for every path, symlinks in and out included."""
+the same path (and whether it is a file), or a refusal with the same code, for every path,
+symlinks in and out included."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catdoc.errors import CatDocError
-from catdoc.project import InsideResolver, resolve_inside
+from catdoc.project import InsideResolver, _is_file, resolve_inside
 
 PARTS = ["docs", "inner", "out-dir", "in-dir", "a.md", "b.md", "out.md", "in.md", "loop", "..", "."]
 
@@ -47,6 +48,8 @@ def test_batch_answers_like_resolve_inside(tree: Path, paths: list[list[str]]) -
     for parts in paths:
         rel = "/".join(parts)
         assert _answer(batch, rel) == _answer(lambda r: resolve_inside(tree, r), rel), rel
+        expected = _answer(lambda r: _is_file(resolve_inside(tree, r)), rel)
+        assert _answer(batch.is_file, rel) == expected, rel
 
 
 def test_symlinks_leaving_the_project_are_refused(tree: Path) -> None:

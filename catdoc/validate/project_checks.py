@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import stat
-
 from pydantic import BaseModel
 from pydantic.alias_generators import to_camel
 
 from catdoc.errors import PATH_OUTSIDE_PROJECT, CatDocError
 from catdoc.model import DocObject, Entity
-from catdoc.project import Project, resolve_inside
+from catdoc.project import InsideResolver, Project
 from catdoc.validate.checker import _Checker
 from catdoc.validate.codes import Code
 from catdoc.validate.messages import _did_you_mean
@@ -25,7 +22,7 @@ class _ProjectChecks(_Checker):
 
     def __init__(self, project: Project) -> None:
         super().__init__(project)
-        self._dirs: dict[str, str] = {}
+        self._inside = InsideResolver(project.root)
 
     def check_duplicates(self, scope: set[int] | None) -> None:
         for dup in self.project.duplicates:
@@ -127,31 +124,7 @@ class _ProjectChecks(_Checker):
     def file_exists(self, raw: str) -> bool:
         """Whether a document path is a file; raises if it leaves the project (`resolve_inside`).
 
-        Directories are resolved once each and the last component with one `lstat`, so checking
-        ten thousand documents costs ten thousand system calls, not a full `realpath` each.
-        A path no file can have (NUL byte, over-long name) raises too, as `resolve_inside` does.
+        Directories are resolved once each (`InsideResolver`), so checking ten thousand
+        documents costs ten thousand `lstat` calls, not a full `realpath` each.
         """
-        root = self.project.root
-        head, tail = os.path.split(raw)
-        if tail in {"", ".", ".."} or "\0" in raw:
-            return _is_file(resolve_inside(root, raw))
-        parent = self._dirs.get(head)
-        if parent is None:
-            parent = self._dirs[head] = str(resolve_inside(root, head or "."))
-        full = os.path.join(parent, tail)
-        try:
-            mode = os.lstat(full).st_mode
-        except (OSError, ValueError):
-            resolve_inside(root, raw)  # explains a name no file can have
-            return False
-        if stat.S_ISLNK(mode):
-            return _is_file(resolve_inside(root, full))
-        return stat.S_ISREG(mode)
-
-
-def _is_file(path: os.PathLike[str]) -> bool:
-    """`Path.is_file`, with errors it does not swallow (such as EACCES) read as "no file"."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
+        return self._inside.is_file(raw)
