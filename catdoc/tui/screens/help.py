@@ -48,7 +48,7 @@ SCREENS: list[tuple[str, str, type, list[tuple[str, str]]]] = [
         "Every finding with severity and code; the highlighted one in full below. The filters "
         "and the highlighted finding stay as they are when you go to a finding and come back.",
         ValidationScreen,
-        [("Enter", "Go to the entity the finding names (Escape there comes back)")],
+        [],
     ),
     (
         "Search",

@@ -72,6 +72,14 @@ class ValidationScreen(CatDocScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", tooltip="Back (from the code filter: to the list)"),
+        Binding(
+            "enter",
+            "go",
+            "Go to",
+            key_display="Enter",
+            priority=True,  # before the table's own (hidden) Enter, so the footer names it
+            tooltip="Go to the entity the finding names (Escape there comes back)",
+        ),
         Binding("1", "severity('error')", "Errors", tooltip="Show or hide the errors", group=BY),
         Binding(
             "2", "severity('warning')", "Warnings", tooltip="Show or hide the warnings", group=BY
@@ -230,9 +238,20 @@ class ValidationScreen(CatDocScreen):
         self._explain(row)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if not 0 <= event.cursor_row < len(self.findings):
+        self._go(event.cursor_row)
+
+    def action_go(self) -> None:
+        """Enter: from the code filter into the list; in the list, to the finding's entity."""
+        table = self.query_one("#findings", DataTable)
+        if self.query_one("#findings-filter", Input).has_focus:
+            table.focus()
+        else:
+            self._go(table.cursor_row)
+
+    def _go(self, row: int) -> None:
+        if not 0 <= row < len(self.findings):
             return
-        ref = self.target(self.findings[event.cursor_row])
+        ref = self.target(self.findings[row])
         if ref is None:
             self.notify("This finding names no entity to open.", severity="warning")
         else:
@@ -267,10 +286,6 @@ class ValidationScreen(CatDocScreen):
         event.stop()
         self.view.code = event.value
         self._fill()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.query_one("#findings", DataTable).focus()
 
     def action_back(self) -> None:
         """From the code filter back to the list (the filter stays); from the list, away."""
