@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from catdoc.entity_ids import Kind, entity_ids
+if TYPE_CHECKING:
+    from catdoc.entity_ids import Kind
 
 Completer = Callable[[typer.Context, list[str], str], list[tuple[str, str]]]
 
@@ -35,6 +37,8 @@ def completer(*kinds: Kind) -> Completer:
     """An `autocompletion` callback offering the ids of `kinds`, each with its label as help."""
 
     def complete(ctx: typer.Context, args: list[str], incomplete: str) -> list[tuple[str, str]]:
+        from catdoc.entity_ids import entity_ids  # only when a shell asks: no cost at start-up
+
         found = entity_ids(_project(ctx, args), kinds, incomplete)
         return [(entity.id, entity.label) for entity in found]
 
