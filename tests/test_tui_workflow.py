@@ -22,7 +22,7 @@ from catdoc.tui.refs import Ref
 from catdoc.tui.screens.problem import ProblemScreen
 from catdoc.tui.screens.search import SearchScreen
 from catdoc.tui.screens.trace import TraceScreen
-from catdoc.tui.screens.validation import ValidationScreen
+from catdoc.tui.screens.validation import LISTED, ValidationScreen
 
 SIZE = (80, 24)
 GENERATE = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py"
@@ -105,12 +105,12 @@ async def test_findings_filter_by_severity_and_by_code_with_counts(tmp_path: Pat
         assert "33 of 47 shown" in rendered(app, "#findings-counts")
         await pilot.press("slash", *"nat_square")
         assert screen.query_one("#findings-filter", Input).has_focus
+        await pilot.press("enter")  # back into the list, the filter kept
+        assert screen.query_one("#findings", DataTable).has_focus
         assert {f.code for f in screen.findings} == {"NAT_SQUARE_FAILS"}
         counts = rendered(app, "#findings-counts")
         # what the code lets through per severity, even where a severity is hidden
         assert "1 of 47 shown" in counts and "warnings 2" in counts and "infos 2" in counts
-        await pilot.press("enter")  # back into the list, the filter kept
-        assert screen.query_one("#findings", DataTable).has_focus
         await pilot.press("3")
         assert [f.code for f in screen.findings] == [
             "NAT_SQUARE_FAILS",
@@ -119,6 +119,25 @@ async def test_findings_filter_by_severity_and_by_code_with_counts(tmp_path: Pat
         await pilot.press("0")  # everything again
         assert len(screen.findings) == 47
         assert not screen.query_one("#findings-filter", Input).display
+
+
+@anyio
+async def test_thousands_of_findings_list_the_first_thousand(tmp_path: Path) -> None:
+    (tmp_path / ".catdoc").mkdir()
+    objects = "".join(f"      - id: o{i}\n        path: docs/o{i}.md\n" for i in range(1_500))
+    model = f"categories:\n  - id: big\n    name: Big\n    objects:\n{objects}"
+    (tmp_path / ".catdoc" / "category.yaml").write_text(model, "utf-8")
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("v")
+        screen = app.screen
+        assert isinstance(screen, ValidationScreen)
+        assert len(screen.findings) == LISTED
+        assert screen.query_one("#findings", DataTable).row_count == LISTED
+        counts = rendered(app, "#findings-counts")
+        assert "1,500 of 1,500 shown (the first 1,000 listed)" in counts
+        await pilot.press("slash", *"o149", "enter")  # only the code filters: no finding left
+        assert screen.findings == [] and "0 of 1,500 shown" in rendered(app, "#findings-counts")
 
 
 # ---------------------------------------------------------------------- search

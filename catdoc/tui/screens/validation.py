@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from catdoc.errors import CatDocError
@@ -29,6 +30,11 @@ SEVERITY = {
 
 
 SEVERITY_KEYS = {"1": "error", "2": "warning", "3": "info"}
+LISTED = 1_000
+"""Rows the table holds at most: thousands of rows take seconds to lay out, and past a
+thousand the filters are the way through (the counts say how many there are)."""
+TYPING_PAUSE = 0.2
+"""Seconds of no typing in the code filter before the table is filled again."""
 BY = Binding.Group("Severity", compact=True)
 """The footer shows the severity keys as one entry."""
 
@@ -94,7 +100,8 @@ class ValidationScreen(CatDocScreen):
         self.view = view or FindingsView()
         self.all_findings: list[Any] = []
         self.findings: list[Any] = []
-        """The findings shown, in table order."""
+        """The findings listed, in table order."""
+        self._typing: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -157,19 +164,22 @@ class ValidationScreen(CatDocScreen):
     def _fill(self) -> None:
         """The table of the findings the view lets through, the highlighted one kept."""
         view = self.view
-        self.findings = [f for f in self.all_findings if view.lets_through(f)]
+        if self._typing is not None:
+            self._typing.stop()
+            self._typing = None
+        self.findings = [f for f in self.all_findings if view.lets_through(f)][:LISTED]
         self._count()
         table = self.query_one("#findings", DataTable)
         table.clear()
-        for index, finding in enumerate(self.findings):
-            label, style = SEVERITY[finding.severity]
-            table.add_row(
-                Text(label.split()[0], style),
+        table.add_rows(
+            (
+                Text(SEVERITY[finding.severity][0].split()[0], SEVERITY[finding.severity][1]),
                 Text(visible(finding.code)),
                 Text(visible(_subject(finding)), overflow="ellipsis", no_wrap=True),
                 Text(visible(finding.message.splitlines()[0] if finding.message else "")),
-                key=str(index),
             )
+            for finding in self.findings
+        )
         keys = [finding_key(f) for f in self.findings]
         row = keys.index(view.finding) if view.finding in keys else view.row
         if self.findings:
@@ -191,12 +201,15 @@ class ValidationScreen(CatDocScreen):
         (dim: hidden by its key)."""
         view = self.view
         matching = [f for f in self.all_findings if view.code_matches(f)]
-        text = Text(f"{len(self.findings)} of {len(self.all_findings)} shown ", "bold")
+        shown = sum(1 for f in matching if f.severity in view.severities)
+        text = Text(f"{shown:,} of {len(self.all_findings):,} shown ", "bold")
+        if shown > LISTED:
+            text.append(f"(the first {LISTED:,} listed) ", "yellow")
         for key, severity in SEVERITY_KEYS.items():
             count = sum(1 for f in matching if f.severity == severity)
-            shown = severity in view.severities
-            text.append(f"  {key} ", "bold cyan" if shown else "dim")
-            text.append(f"{severity}s {count}", SEVERITY[severity][1] if shown else "dim strike")
+            on = severity in view.severities
+            text.append(f"  {key} ", "bold cyan" if on else "dim")
+            text.append(f"{severity}s {count:,}", SEVERITY[severity][1] if on else "dim strike")
         if view.code.strip():
             text.append("   code ∋ ", "dim")
             text.append(repr(visible(view.code.strip())), "bold")
@@ -244,6 +257,8 @@ class ValidationScreen(CatDocScreen):
         """Enter: from the code filter into the list; in the list, to the finding's entity."""
         table = self.query_one("#findings", DataTable)
         if self.query_one("#findings-filter", Input).has_focus:
+            if self._typing is not None:
+                self._fill()
             table.focus()
         else:
             self._go(table.cursor_row)
@@ -283,9 +298,12 @@ class ValidationScreen(CatDocScreen):
         field.focus()
 
     def on_input_changed(self, event: Input.Changed) -> None:
+        """Fill the table again once typing pauses (or at Enter)."""
         event.stop()
         self.view.code = event.value
-        self._fill()
+        if self._typing is not None:
+            self._typing.stop()
+        self._typing = self.set_timer(TYPING_PAUSE, self._fill)
 
     def action_back(self) -> None:
         """From the code filter back to the list (the filter stays); from the list, away."""
