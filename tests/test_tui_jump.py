@@ -26,7 +26,10 @@ def make_app(root: Path) -> CatDocApp:
 
 
 def pool(*texts: str) -> list[Target]:
-    return [Target(Ref("object", t.split()[0]), t, t.casefold(), "object") for t in texts]
+    return [
+        Target(Ref("object", t.split()[0]), t, t.casefold(), "object", frozenset(t.casefold()))
+        for t in texts
+    ]
 
 
 async def hits(pilot: Pilot[None], query: str) -> list[str]:

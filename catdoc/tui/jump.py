@@ -42,6 +42,8 @@ class Target:
     """`id  title` (just the id when the title is the id)."""
     folded: str
     help: str
+    letters: frozenset[str] = frozenset()
+    """The characters of `folded`: a query with any other cannot match."""
 
 
 def targets(service: CatDoc) -> list[Target]:
@@ -51,7 +53,8 @@ def targets(service: CatDoc) -> list[Target]:
 
 def _target(kind: Kind, ident: str, label: str, help_text: str) -> Target:
     text = visible(ident if label == ident else f"{ident}  {label}")
-    return Target(Ref(kind, ident), text, text.casefold(), visible(help_text))
+    folded = text.casefold()
+    return Target(Ref(kind, ident), text, folded, visible(help_text), frozenset(folded))
 
 
 def _targets(project: Project) -> list[Target]:
@@ -74,9 +77,15 @@ def candidates(pool: list[Target], query: str, limit: int = SCORED) -> list[Targ
     needle = "".join(query.casefold().split())
     if not needle:
         return []
-    spread = re.compile(".*?".join(re.escape(c) for c in needle))
+    letters = frozenset(needle)
+    # `a[^b]*b[^c]*c`: the letters in order, matched without backtracking
+    spread = re.compile(
+        re.escape(needle[0]) + "".join(f"[^{re.escape(c)}]*{re.escape(c)}" for c in needle[1:])
+    )
     ranked: list[tuple[int, int, Target]] = []
     for target in pool:
+        if not letters <= target.letters:
+            continue
         folded = target.folded
         if needle in folded:
             rank = 0 if folded.startswith(needle) else 1

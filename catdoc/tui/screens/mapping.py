@@ -124,7 +124,8 @@ class MappingScreen(CatDocScreen):
                 self._failed(error)
             return
         self._progress(f"Reading and validating {size:,} entries…", None, 0)
-        self._read_in_background()
+        # after the first paint: the worker thread would share the interpreter with it
+        self.call_after_refresh(self._read_in_background)
 
     def _rows_expected(self) -> int:
         """Rows the mapping will have (entries of every source object and morphism)."""
