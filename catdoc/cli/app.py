@@ -288,14 +288,15 @@ def _hoist_words(root: Any) -> None:
         words = shlex.split(os.environ["COMP_WORDS"])
         cursor = int(os.environ["COMP_CWORD"])
         head = hoist_project(root, words[1:cursor])
-        os.environ["COMP_WORDS"] = shlex.join([*words[:1], *head, *words[cursor:]])
+        if head != words[1:cursor]:
+            os.environ["COMP_WORDS"] = shlex.join([*words[:1], *head, *words[cursor:]])
     elif line := os.environ.get("_TYPER_COMPLETE_ARGS"):
         words = shlex.split(line)
         cut = len(words) if line.endswith(" ") else len(words) - 1
         head = hoist_project(root, words[1:cut])
-        os.environ["_TYPER_COMPLETE_ARGS"] = shlex.join([*words[:1], *head, *words[cut:]]) + (
-            " " if line.endswith(" ") else ""
-        )
+        if head != words[1:cut]:
+            rebuilt = shlex.join([*words[:1], *head, *words[cut:]])
+            os.environ["_TYPER_COMPLETE_ARGS"] = rebuilt + (" " if line.endswith(" ") else "")
 
 
 def _value_options(command: Any) -> set[str]:
