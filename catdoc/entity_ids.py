@@ -2,12 +2,14 @@
 
 A shell waits for these on every Tab, so they are found without loading the project: no YAML
 parse (0.9 s at 10,000 objects, 5.5 s at 100,000), no validation, no lock, no journal recovery,
-no cache. One regular-expression pass per model file finds the section keys (`categories:`,
-`objects:`, `morphisms:`, `functors:`, `naturalTransformations:`) and the `id:` keys of the
-items under them, told apart by indentation, with the item's `title:` (or `name:`) when it is on
-the id's line (flow style) or at the id's indentation (block style). An `id:` nested deeper (in
-metadata) or a flow mapping that does not start with its id is not seen: completion offers less,
-never something the project lacks in that place. Nothing is written; any failure yields nothing.
+no cache. A search of each model file for its section keys (`categories:`, `objects:`,
+`morphisms:`, `functors:`, `naturalTransformations:`), then of the stretches under the wanted
+ones for the `id:` keys of their items (told apart by indentation, as a YAML reader would),
+each with the item's `title:` (or `name:`) when it is on the id's line (flow style) or at the
+id's indentation (block style). An `id:` nested deeper (in metadata) or a flow mapping that does
+not start with its id is not seen: completion offers less, never something the project lacks in
+that place. Nothing is written; any failure yields nothing. At 100,000 objects (45 MB of YAML)
+the ids of one prefix take about 0.4 s, every object id about 2 s.
 """
 
 from __future__ import annotations
