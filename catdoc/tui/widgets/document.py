@@ -179,7 +179,10 @@ class DocumentView(Vertical):
 
     def _mark_errors(self, ident: str) -> None:
         """✗ and the count in the header when the entity has validation errors."""
-        count = error_marks(self.service).count(ident, self.service)
+        try:
+            count = error_marks(self.service).count(ident, self.service)
+        except CatDocError:  # e.g. an unreadable reviews.yaml: the validation screen says why
+            return
         if count:
             title = self._title.copy()
             title.append(f"  ✗ {count} error{'s' if count > 1 else ''}", "bold red")
