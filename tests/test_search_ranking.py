@@ -6,6 +6,8 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catdoc.search import ranking
 from catdoc.search.query import parse
@@ -245,3 +247,70 @@ def test_vocabulary_counts_agree_with_counting_matches(tmp_path: Path, scope: st
     for word in ["payment", "payments", "failed", "e-mail", "Zahlung", "ÉCHEC", "nothing-here"]:
         unit = fts_string([word])
         assert engine._rows_with(scope, unit) == engine._count(scope, unit), word
+
+
+# ---------------------------------------------------------------------------- stub prior
+def _sqlite_varint(value: int) -> bytes:
+    """SQLite's varint encoding (what FTS5 writes), for checking the decoder."""
+    if value > 0x00FFFFFFFFFFFFFF:
+        tail, value = bytes([value & 0xFF]), value >> 8
+        groups = [(value >> (7 * i)) & 0x7F for i in range(8)]
+        return bytes(g | 0x80 for g in reversed(groups)) + tail
+    groups = [value & 0x7F]
+    value >>= 7
+    while value:
+        groups.append((value & 0x7F) | 0x80)
+        value >>= 7
+    return bytes(reversed(groups))
+
+
+@given(st.lists(st.integers(min_value=0, max_value=2**64 - 1), max_size=6))
+@settings(max_examples=60)
+def test_varints_decode_what_sqlite_encodes(values: list[int]) -> None:
+    from catdoc.search.lengths import varints
+
+    assert varints(b"".join(map(_sqlite_varint, values))) == values
+
+
+def test_lengths_are_fts5s_token_counts(tmp_path: Path) -> None:
+    from catdoc.search.lengths import average_length, lengths
+
+    svc = CatDoc(make_ranking_project(tmp_path))
+    svc.search("payment")  # builds the index
+    conn = svc.search_engine().index.conn
+    conn.execute("CREATE VIRTUAL TABLE temp.words USING fts5vocab(main, docs_fts, instance)")
+    counted = dict(conn.execute("SELECT doc, count(*) FROM temp.words GROUP BY doc"))
+    assert lengths(conn, "docs_fts", sorted(counted)) == counted
+    assert average_length(conn, "docs_fts") == pytest.approx(sum(counted.values()) / len(counted))
+
+
+def test_length_share_is_one_beyond_a_stub() -> None:
+    assert ranking.length_share(10, 0.0) == 1.0
+    assert ranking.length_share(1_000, 100.0) == 1.0
+    floor = ranking.STUB_SHARE * 100.0
+    assert ranking.length_share(int(floor) // 2, 100.0) == pytest.approx((int(floor) // 2) / floor)
+
+
+def test_a_stub_that_mentions_the_words_ranks_below_a_page_about_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BM25 favours a two-line note that names the words once over a page that explains them;
+    the stub prior puts the page first (and leaves longer documents alike)."""
+    page = (
+        "When an upload is larger than the configured limit the request is refused with an "
+        "error before the body is read. " + " ".join(FILLER[:2])
+    )
+    objects: list[tuple[str, str | None, str]] = [
+        ("stub", "Notes", "Upload limit error fixed."),
+        ("page", "Requests", page),
+        *((f"filler-{n}", f"Note {n}", " ".join(FILLER[n:] + FILLER[:n])) for n in range(6)),
+    ]
+    svc = CatDoc(write_model(tmp_path / "stub", objects))
+    query = "upload limit error"
+    assert svc.search(query, mode="text").results[0].id == "stub"
+    hits = svc.search(query, debug=True).results
+    assert [h.id for h in hits[:2]] == ["page", "stub"]
+    signals = {h.id: h.signals or {} for h in hits}
+    assert signals["stub"]["length_raw"] < 1.0 == signals["page"]["length_raw"]
+    monkeypatch.setattr(ranking, "DOCUMENT_WEIGHTS", {**ranking.DOCUMENT_WEIGHTS, "length": 0.0})
+    assert svc.search(query + " ").results[0].id == "stub"  # the prior decides

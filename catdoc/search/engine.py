@@ -30,7 +30,7 @@ from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
 from catdoc.paging import check_page
 from catdoc.progress import Progress, no_progress
 from catdoc.project import CACHE_DIR, CATDOC_DIR, cache_dir, stamp
-from catdoc.search import ranking, semantic
+from catdoc.search import lengths, ranking, semantic
 from catdoc.search.filters import (
     Condition,
     FilterLookups,
@@ -122,6 +122,8 @@ class _Facts:
     title_terms: frozenset[str]
     concept_terms: frozenset[str]
     concepts: tuple[tuple[str, frozenset[str]], ...]
+    length: int = 0
+    """The document's tokens (a chunk: its document's), as FTS5 counts them for BM25."""
 
 
 class SearchEngine:
@@ -143,6 +145,8 @@ class SearchEngine:
         self._counts: dict[tuple[str, ...], int] = {}
         self._allowed: dict[tuple[str, ...], list[int]] = {}
         self._rankings: dict[tuple[object, ...], _Ranking] = {}
+        self._average_length = (-1, 0.0)
+        """(generation, mean tokens per document) of the index when last read."""
         self.last_sync = SyncStats()
         self.total_indexed = 0
         self.background_progress: Progress = no_progress
@@ -612,10 +616,12 @@ class SearchEngine:
                 scope, units, sorted(candidates)
             )
         share = 1.0 / len(query_terms) if query_terms else 0.0
+        average = self._mean_length() if weights.get("length") else 0.0
 
         def signals_of(rowid: int) -> dict[str, float]:
             fact = facts[rowid]
             return {
+                "length": ranking.length_share(fact.length, average),
                 "vector": max(0.0, vector.get(rowid, 0.0)),
                 "bm25": terms_scaled.get(rowid, 0.0),
                 "coverage": coverage.get(rowid, 0.0),
@@ -638,6 +644,7 @@ class SearchEngine:
                 + w["passage"] * passage.get(rowid, 0.0)
                 + w_title * len(query_terms & fact.title_terms)
                 + w_concept * len(query_terms & fact.concept_terms)
+                + w["length"] * ranking.length_share(fact.length, average)
             )
             scored.append((-score, fact.row["id"], rowid))
         scored.sort()
@@ -684,6 +691,7 @@ class SearchEngine:
             index = self.index
             if scope == "documents":
                 rows = index.doc_rows(missing)
+                sizes = lengths.lengths(index.conn, "docs_fts", missing)
                 for rowid, row in rows.items():
                     concepts = tuple(
                         (name, frozenset(terms))
@@ -694,6 +702,7 @@ class SearchEngine:
                         title_terms=frozenset(row["title_terms"].split()),
                         concept_terms=frozenset().union(*(terms for _, terms in concepts)),
                         concepts=concepts,
+                        length=sizes.get(rowid, 0),
                     )
             else:
                 rows = index.chunk_rows(missing)
@@ -706,10 +715,19 @@ class SearchEngine:
                         title_terms=doc.title_terms.union(heading) if heading else doc.title_terms,
                         concept_terms=doc.concept_terms,
                         concepts=doc.concepts,
+                        length=doc.length,
                     )
             if len(rows) < len(missing):
                 raise DamagedIndexError(f"{len(missing) - len(rows)} {scope} rows are missing")
         return {rowid: cache[rowid] for rowid in rowids}
+
+    def _mean_length(self) -> float:
+        """The mean tokens per document, read once per write (see `lengths`)."""
+        generation, value = self._average_length
+        if generation != self._generation:
+            value = lengths.average_length(self.index.conn, "docs_fts")
+            self._average_length = (self._generation, value)
+        return value
 
     def _per_unit(
         self, scope: str, units: list[str], rowids: list[int]

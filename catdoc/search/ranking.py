@@ -9,6 +9,7 @@
 | `concept` | share of query words in tags, category name/id/aliases, domain | 0.15 | 0.08 |
 | `wordnet` | BM25 of the WordNet synonyms of the query words, divided by the best | 0.07 | 0.07 |
 | `passage` | the score of the document's best passage (passage weights, below) | 0.60 | – |
+| `length` | the document's length against a stub's (below): 1 unless it is very short | 0.13 | – |
 
 A passage's score for `passage` is its own weighted sum of `vector` 0.35, `bm25` 0.30, `coverage`
 0.15, `title` 0.12 (title and heading path) and `concept` 0.08, computed as for chunks; synonyms
@@ -17,6 +18,12 @@ reference page, a release's notes) whole-document BM25 is diluted by everything 
 says, while the passage that answers the query scores as well as a short page would. On the
 three documentation trees of `benchmarks/relevance/` this signal lifted hybrid MRR@10 by 7–29%
 (see benchmarks/README.md).
+
+`length` is a stub prior: a document shorter than `STUB_SHARE` of the average document counts
+that share of it, every other document 1. BM25's length normalisation gives a word said once in
+a tiny text (a one-paragraph release note, a stub page) the score of a page about it; on Django's
+docs such stubs ranked above the answer. Longer documents are not favoured beyond the threshold:
+a prior on length itself cost SQLAlchemy and Sphinx (see benchmarks/README.md).
 
 Words are compared after Porter stemming, exactly as the index stems them. Without the semantic
 extra the `vector` weight is dropped and the others are scaled up to sum to 1. Synonyms only feed
@@ -44,6 +51,7 @@ DOCUMENT_WEIGHTS: Mapping[str, float] = {
     "concept": 0.15,
     "wordnet": 0.07,
     "passage": 0.60,
+    "length": 0.13,
 }
 CHUNK_WEIGHTS: Mapping[str, float] = {
     "vector": 0.30,
@@ -60,6 +68,10 @@ PASSAGE_WEIGHTS: Mapping[str, float] = {
     "title": 0.12,
     "concept": 0.08,
 }
+
+
+STUB_SHARE = 0.25
+"""A document shorter than this share of the average document (in tokens) is a stub."""
 
 
 def weights_for(scope: str, mode: str, *, vector: bool) -> dict[str, float]:
@@ -110,6 +122,13 @@ def coverage(per_unit: Sequence[Mapping[int, float]]) -> dict[int, float]:
         for rowid in scores:
             out[rowid] = out.get(rowid, 0.0) + share
     return out
+
+
+def length_share(length: int, average: float) -> float:
+    """The `length` signal: 1 for a document of at least `STUB_SHARE` of the average length,
+    else the share of that it reaches (1 when the average is unknown)."""
+    floor = STUB_SHARE * average
+    return min(1.0, length / floor) if floor > 0 else 1.0
 
 
 def combine(signals: Mapping[str, float], weights: Mapping[str, float]) -> dict[str, float]:
