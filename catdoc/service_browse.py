@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from catdoc import results as r
 from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.paging import MAX_LIMIT, check_page
+from catdoc.service_base import ServiceBase
 
 if TYPE_CHECKING:
     from catdoc.model import Category, DocObject
-    from catdoc.project import Project
-    from catdoc.search.engine import SearchEngine, SyncStats
+    from catdoc.search.engine import SyncStats
     from catdoc.search.index import SearchIndex
     from catdoc.search.statistics import DocumentRow, IndexFacts
 
@@ -35,39 +35,11 @@ GLOB_CHARS = frozenset("*?[")
 Detail = Literal["basic", "detailed", "comprehensive"]
 
 
-class BrowseOperations:
-    """Mixed into `CatDoc`: it supplies the lookups, summaries and the search engine."""
+class BrowseOperations(ServiceBase):
+    """Category statistics, the index summary and document structure (mixed into `CatDoc`)."""
 
     _facts: tuple[tuple[int, int], IndexFacts] | None = None
     """The last counts read from the index, with the (generation, data_version) they hold for."""
-
-    # provided by CatDoc ------------------------------------------------------------------
-    def project(self) -> Project:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    def category(self, ref: str) -> Category:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    def object(self, object_id: str) -> DocObject:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    def search_engine(self) -> SearchEngine:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    def category_and_descendants(self, ref: str) -> list[str]:  # pragma: no cover
-        raise NotImplementedError
-
-    def show_category(  # pragma: no cover - provided by CatDoc
-        self, ref: str, *, limit: int | None = None, offset: int = 0
-    ) -> r.CategoryDetail:
-        raise NotImplementedError
-
-    def _category_summary(self, cat: Category) -> r.CategorySummary:  # pragma: no cover
-        raise NotImplementedError
-
-    if TYPE_CHECKING:  # provided by ConceptOperations, which may come later in CatDoc's bases
-
-        def concept_counts(self) -> dict[str, int]: ...
 
     # ------------------------------------------------------------------ index access
     def _read_index(self, action: Callable[[SearchIndex, IndexFacts], Any]) -> tuple[Any, int]:

@@ -7,32 +7,16 @@ from typing import TYPE_CHECKING
 
 from catdoc.chain_results import ChainResult
 from catdoc.errors import VALIDATION_ERROR, CatDocError
+from catdoc.service_base import ServiceBase
 
 if TYPE_CHECKING:
-    from catdoc.change_results import Direction, ImpactResult
-    from catdoc.model import DocObject
-    from catdoc.project import Project
+    pass
 
 MAX_PER_GROUP = 10_000
 
 
-class ChainOperations:
-    """Mixed into `CatDoc`: it supplies `project()`, `object()` and `impact()`."""
-
-    if TYPE_CHECKING:  # provided by CatDoc
-
-        def project(self) -> Project: ...
-
-        def object(self, object_id: str) -> DocObject: ...
-
-        def impact(
-            self,
-            object_id: str | None = None,
-            *,
-            depth: int | None = None,
-            direction: Direction = "down",
-            changed_since: str | None = None,
-        ) -> ImpactResult: ...
+class ChainOperations(ServiceBase):
+    """The traceability chain through an object, layer by layer (mixed into `CatDoc`)."""
 
     def chain(
         self, object_id: str, *, depth: int | None = None, per_group: int | None = None

@@ -10,13 +10,14 @@ import os
 import threading
 from dataclasses import dataclass, field
 from importlib.util import find_spec
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from catdoc import clusters as cl
 from catdoc import results as r
 from catdoc.clusters import Clustering, Link
 from catdoc.errors import CatDocError, not_found
 from catdoc.paging import check_page
+from catdoc.service_base import ServiceBase
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 
     from catdoc.project import Project
 
-T = TypeVar("T")
 
 CACHE_FILE = "clusters.json"
 """Communities of the last graph clustered, in `.catdoc/cache/`: a new process (the CLI, a
@@ -43,22 +43,8 @@ class _Cache:
     listing: r.ClusterList | None = None
 
 
-class ClusterOperations:
-    """Mixed into `CatDoc`: it supplies `project()`, `derived()`, `search_engine()` and
-    `document_concepts()`."""
-
-    def project(self) -> Project:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    def derived(self, key: str, build: Callable[[Project], T]) -> T:  # pragma: no cover
-        raise NotImplementedError
-
-    def search_engine(self) -> Any:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    if TYPE_CHECKING:  # provided by ConceptOperations, later in CatDoc's bases
-
-        def document_concepts(self) -> dict[str, dict[str, float]]: ...
+class ClusterOperations(ServiceBase):
+    """Clusters of related documents (mixed into `CatDoc`)."""
 
     # ------------------------------------------------------------------ reads
     def clusters(self) -> r.ClusterList:

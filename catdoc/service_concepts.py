@@ -22,11 +22,10 @@ from typing import TYPE_CHECKING, Any
 from catdoc import results as r
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, quoted
 from catdoc.paging import check_page
+from catdoc.service_base import ServiceBase
 
 if TYPE_CHECKING:
-    from catdoc.model import Category, DocObject
-    from catdoc.project import Project
-    from catdoc.search.engine import SearchEngine, SyncStats
+    from catdoc.search.engine import SyncStats
     from catdoc.search.index import SearchIndex
 
 CONCEPT_SORTS = ("weight", "name", "documentCount")
@@ -49,26 +48,10 @@ class _Tables:
     counts: dict[str, int] | None = None
 
 
-class ConceptOperations:
-    """Mixed into `CatDoc`: it supplies the lookups and the search engine."""
+class ConceptOperations(ServiceBase):
+    """Concepts of the documents: lists, search and sources (mixed into `CatDoc`)."""
 
     _concept_tables: tuple[tuple[int, int], _Tables] | None = None
-
-    # provided by CatDoc ------------------------------------------------------------------
-    def project(self) -> Project:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    def object(self, object_id: str) -> DocObject:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    def category(self, ref: str) -> Category:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    def search_engine(self) -> SearchEngine:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    def category_and_descendants(self, ref: str) -> list[str]:  # pragma: no cover
-        raise NotImplementedError
 
     # ------------------------------------------------------------------ index access
     def _concepts_read(self, action: Callable[[SearchIndex, _Tables], Any]) -> Any:

@@ -8,18 +8,11 @@ from collections.abc import Sequence
 from catdoc import results as r
 from catdoc.coverage import coverage_report
 from catdoc.errors import VALIDATION_ERROR, CatDocError
-from catdoc.model import Functor
-from catdoc.project import Project
+from catdoc.service_base import ServiceBase
 
 
-class CoverageOperations:
-    """Mixed into `CatDoc`: it supplies `project()` and `functor()`."""
-
-    def project(self) -> Project:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    def functor(self, functor_id: str) -> Functor:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
+class CoverageOperations(ServiceBase):
+    """How much of each functor's source is mapped (mixed into `CatDoc`)."""
 
     def coverage(
         self, functors: Sequence[str] = (), *, minimum: float | None = None

@@ -7,20 +7,14 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from catdoc.model import PathSpec
+from catdoc.service_base import ServiceBase
 
 if TYPE_CHECKING:
     from catdoc.edit import EditResult, ModelEdit
-    from catdoc.project import Project
 
 
-class EditOperations:
-    """Mixed into `CatDoc`: it supplies `project()` and `_adopt()`."""
-
-    def project(self) -> Project:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
-
-    def _adopt(self, project: Project) -> None:  # pragma: no cover - provided by CatDoc
-        raise NotImplementedError
+class EditOperations(ServiceBase):
+    """The write operations, each one transaction (mixed into `CatDoc`)."""
 
     def version(self) -> str:
         """The model's current version (a hash of its files), for `expected_version`."""

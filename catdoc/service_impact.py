@@ -3,40 +3,23 @@ what changed in the model between two git revisions (`diff`, see `catdoc.model_d
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 from catdoc import git_revisions
 from catdoc.change_results import DIRECTIONS, Direction, ImpactResult, ModelDiff
 from catdoc.errors import VALIDATION_ERROR, CatDocError
+from catdoc.service_base import ServiceBase
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from pathlib import Path
-
-    from catdoc.model import DocObject
     from catdoc.project import Project
 
-T = TypeVar("T")
 
 MAX_IMPACT_DEPTH = 10_000
 
 
-class ImpactOperations:
-    """Mixed into `CatDoc`: it supplies `project()`, `derived()`, `object()`, `validate()` and
-    `root`."""
-
-    if TYPE_CHECKING:  # provided by CatDoc
-
-        @property
-        def root(self) -> Path: ...
-
-        def project(self) -> Project: ...
-
-        def derived(self, key: str, build: Callable[[Project], T]) -> T: ...
-
-        def object(self, object_id: str) -> DocObject: ...
-
-        def validate(self) -> Any: ...
+class ImpactOperations(ServiceBase):
+    """What a change reaches, and the model's difference between revisions (mixed into
+    `CatDoc`)."""
 
     def impact(
         self,

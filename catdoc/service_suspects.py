@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,39 +18,19 @@ from catdoc.paging import check_page
 from catdoc.project import Project, resolve_inside
 from catdoc.review_diff import GIT_TIMEOUT, reviewed_diff
 from catdoc.reviews import REVIEWS_REL, read_reviews, reviews_path
+from catdoc.service_base import ServiceBase
 from catdoc.suspects import LinkStatus, link_statuses
 
 if TYPE_CHECKING:
-    from catdoc.edit import EditResult, ModelEdit
-    from catdoc.model import Category
+    from catdoc.edit import EditResult
 
 DEFAULT_SUSPECTS = 100
 MAX_DIFFS = 20
 """Changed documents per answer that get a diff from git (each costs two git processes)."""
 
 
-class SuspectOperations:
-    """Mixed into `CatDoc`, which supplies the project, category lookup and the edit path."""
-
-    if TYPE_CHECKING:
-
-        def project(self) -> Project: ...
-
-        def derived(self, key: str, build: Callable[[Project], Any]) -> Any: ...
-
-        def category(self, ref: str) -> Category: ...
-
-        def _edit(
-            self,
-            apply: Callable[[ModelEdit], Any],
-            *,
-            subject: str | None,
-            action: str,
-            expected_version: str | None,
-        ) -> EditResult: ...
-
-        _derived: dict[str, Any]
-        _lock: Any
+class SuspectOperations(ServiceBase):
+    """Suspect links and their reviews (mixed into `CatDoc`)."""
 
     def suspects(
         self,
