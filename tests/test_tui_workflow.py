@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList
 from textual.widgets._footer import FooterKey
@@ -21,7 +23,7 @@ from catdoc.tui import CatDocApp
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.problem import ProblemScreen
 from catdoc.tui.screens.search import SearchScreen
-from catdoc.tui.screens.trace import TraceScreen
+from catdoc.tui.screens.trace import TraceScreen, shared_prefix
 from catdoc.tui.screens.validation import LISTED, ValidationScreen
 
 SIZE = (80, 24)
@@ -253,6 +255,33 @@ async def test_tab_on_an_unknown_prefix_says_so(tmp_path: Path) -> None:
         await pilot.press("t", *"zz", "tab")
         assert app.screen.query_one("#trace-source", Input).value == "zz"
         assert "No object id starts with 'zz'" in rendered(app, "#trace-status")
+
+
+@anyio
+async def test_tab_on_an_id_that_starts_others_goes_through_them(tmp_path: Path) -> None:
+    (tmp_path / ".catdoc").mkdir()
+    objects = "".join(f"      - id: {i}\n        content: x\n" for i in ("o1", "o10", "o11"))
+    model = f"categories:\n  - id: c\n    name: C\n    objects:\n{objects}"
+    (tmp_path / ".catdoc" / "category.yaml").write_text(model, "utf-8")
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t", "o", "tab")
+        source = app.screen.query_one("#trace-source", Input)
+        assert source.value == "o1"  # what o1, o10 and o11 share
+        values = []
+        for _ in range(3):
+            await pilot.press("tab")
+            values.append(source.value)
+        assert values == ["o10", "o11", "o1"]
+
+
+@given(st.text("ab", max_size=6), st.text("ab", max_size=6))
+@settings(max_examples=60)
+def test_shared_prefix_is_the_longest_common_start(first: str, second: str) -> None:
+    prefix = shared_prefix(first, second)
+    assert first.startswith(prefix) and second.startswith(prefix)
+    rest = first[len(prefix) : len(prefix) + 1], second[len(prefix) : len(prefix) + 1]
+    assert not rest[0] or not rest[1] or rest[0] != rest[1]
 
 
 # ---------------------------------------------------------------------- footer and layout

@@ -92,9 +92,9 @@ class IdInput(Input):
         prefix = shared_prefix(matches[0], matches[-1])  # sorted: theirs is everyone's
         if len(prefix) > len(value):
             self._set(prefix)
-        else:
+        else:  # a complete id that starts others too goes on to the next of them
             self._cycle = matches
-            self._set(matches[0])
+            self._set(matches[(matches.index(value) + 1) if value in matches else 0])
 
     def _set(self, value: str) -> None:
         self.value = self._cycled = value
@@ -102,6 +102,7 @@ class IdInput(Input):
 
 
 def shared_prefix(first: str, second: str) -> str:
+    """The longest start the two strings have in common."""
     for index, (a, b) in enumerate(zip(first, second, strict=False)):
         if a != b:
             return first[:index]
