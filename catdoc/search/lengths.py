@@ -15,21 +15,20 @@ AVERAGES_ROW = 1
 
 
 def varints(blob: bytes) -> list[int]:
-    """The SQLite varints of `blob` in order (big-endian groups of 7 bits, the 9th byte whole)."""
+    """The SQLite varints of `blob` in order (big-endian groups of 7 bits, the 9th byte whole;
+    an unfinished last one is left out)."""
     out: list[int] = []
-    i = 0
-    while i < len(blob):
-        value = 0
-        for n in range(9):
-            byte = blob[i]
-            i += 1
-            if n == 8:
-                value = (value << 8) | byte
-                break
-            value = (value << 7) | (byte & 0x7F)
-            if not byte & 0x80 or i >= len(blob):
-                break
-        out.append(value)
+    value = count = 0
+    for byte in blob:
+        if count == 8:
+            out.append((value << 8) | byte)
+            value = count = 0
+            continue
+        value = (value << 7) | (byte & 0x7F)
+        count += 1
+        if byte < 0x80:
+            out.append(value)
+            value = count = 0
     return out
 
 
