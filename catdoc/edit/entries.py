@@ -25,6 +25,7 @@ from ruamel.yaml.error import YAMLError
 
 from catdoc.edit.layout import Cut, Unfit, cut_dumped, cut_file
 from catdoc.edit.nodes import plain
+from catdoc.edit.plain_yaml import dump_item
 from catdoc.errors import LOAD_ERROR, CatDocError
 
 SECTIONS = ("categories", "functors", "naturalTransformations")
@@ -505,7 +506,11 @@ def _replace_contents(target: Any, source: Any) -> None:
 
 
 def _dump_item(section: str, node: Any, indent: int) -> str | None:
-    """The text of one entry as an item of `section`, its `-` at column `indent`."""
+    """The text of one entry as an item of `section`, its `-` at column `indent` (plain
+    entries by `plain_yaml`, the rest by ruamel)."""
+    fast = dump_item(node, indent)
+    if fast is not None:
+        return fast
     seq = CommentedSeq([node])
     doc = CommentedMap()
     doc[section] = seq
