@@ -123,7 +123,8 @@ async def test_mcp_suggest_mappings_and_bare_init(svc: CatDoc, tmp_path: Path) -
         assert error["code"] == "NOT_FOUND"
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert tools["catdoc_suggest_mappings"].annotations.read_only_hint is True
-        made = data_of(await client.call_tool("catdoc_init", {"directory": "fresh", "bare": True}))
+        nested = {"directory": "fresh", "bare": True, "force": True}  # inside the served one
+        made = data_of(await client.call_tool("catdoc_init", nested))
         assert ".catdoc/docs/example.md" not in made["created"]
     assert (
         (tmp_path / "fresh/.catdoc/category.yaml").read_text().rstrip().endswith("categories: []")
