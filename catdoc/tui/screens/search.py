@@ -174,12 +174,16 @@ class SearchScreen(CatDocScreen):
                 self.service.search, query, mode=mode, scope=scope, limit=LIMIT, progress=progress
             )
         except CatDocError as error:
-            self.hits = []
-            results.clear_options()
-            self._status(Text(visible(str(error), lines=True), "red"))
+            if self.is_attached:
+                self.hits = []
+                results.clear_options()
+                self._status(Text(visible(str(error), lines=True), "red"))
             return
         finally:
-            self.query_one("#search-progress", ProgressBar).display = False
+            if self.is_attached:  # the screen may have been left while the thread ran
+                self.query_one("#search-progress", ProgressBar).display = False
+        if not self.is_attached:
+            return
         self.hits = response.results
         results.set_options(Option(hit_prompt(hit, scope)) for hit in self.hits)
         if self.hits:
