@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -180,10 +181,14 @@ def _not_regular(name: str, kind: str) -> CatDocError:
     )
 
 
-def read_object_text(root: Path, obj: DocObject) -> str | None:
-    """The object's document: its `path` (inside the project), else inline `content`, else None."""
+def read_object_text(
+    root: Path, obj: DocObject, resolve: Callable[[str], Path] | None = None
+) -> str | None:
+    """The object's document: its `path` (inside the project), else inline `content`, else None.
+    `resolve` confines the path (default `resolve_inside`; a batch passes an `InsideResolver`)."""
     if obj.path:
-        return read_document(resolve_inside(root, obj.path), obj.path)
+        target = resolve(obj.path) if resolve is not None else resolve_inside(root, obj.path)
+        return read_document(target, obj.path)
     return obj.content
 
 

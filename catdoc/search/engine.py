@@ -29,7 +29,7 @@ from catdoc import results as r
 from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
 from catdoc.paging import check_page
 from catdoc.progress import Progress, no_progress
-from catdoc.project import CACHE_DIR, CATDOC_DIR, cache_dir, stamp
+from catdoc.project import CACHE_DIR, CATDOC_DIR, InsideResolver, cache_dir, stamp
 from catdoc.search import lengths, ranking, semantic
 from catdoc.search.filters import (
     Condition,
@@ -279,10 +279,11 @@ class SearchEngine:
 
         def records() -> Iterator[DocRecord]:
             """The changed documents whose content changed, read as the index takes them (a
-            build never holds every text at once)."""
+            build never holds every text at once); each folder's real path is looked up once."""
+            resolve = InsideResolver(self.root)
             for done, (entry, sig, mtime, known) in enumerate(changed):
                 progress(READING, done, len(changed))
-                record = self._record(entry, sig, mtime)
+                record = self._record(entry, sig, mtime, resolve)
                 if known is not None and known.content_hash == record.content_hash:
                     touched.append((sig, record.date, known.rowid))
                     refreshed[entry.obj.id] = known._replace(file_sig=sig)
@@ -343,7 +344,9 @@ class SearchEngine:
         self._next_sweep = time.monotonic() + (time.perf_counter() - started) * SWEEP_COST_SHARE
         return True
 
-    def _record(self, entry: _Entry, sig: str, mtime: float | None) -> DocRecord:
+    def _record(
+        self, entry: _Entry, sig: str, mtime: float | None, resolve: Callable[[str], Path]
+    ) -> DocRecord:
         from catdoc.documents import (
             FrontMatter,
             chunk_text,
@@ -356,7 +359,7 @@ class SearchEngine:
         obj = entry.obj
         text, error = "", None
         try:
-            text = read_object_text(self.root, obj) or ""
+            text = read_object_text(self.root, obj, resolve) or ""
         except CatDocError as exc:
             error = exc.message
         kind = sniff_kind(obj.path, text) if obj.path else "markdown"
