@@ -83,10 +83,10 @@ class ChangeAnnouncer:
 
     @asynccontextmanager
     async def lifespan(self, _server: Any) -> AsyncIterator[Connection]:
-        """One per connection: registers it and polls the model files while it is open."""
+        """One per connection: registers it and polls the model files while it is open. The
+        first look (a full load on a large project) runs beside the handshake, not before it."""
         connection = Connection()
         self._connections.add(connection)
-        await self.check()
         try:
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(self._poll)
@@ -133,8 +133,8 @@ class ChangeAnnouncer:
     # ------------------------------------------------------------------ noticing
     async def _poll(self) -> None:
         while True:
-            await anyio.sleep(self.poll_seconds)
             await self.check()
+            await anyio.sleep(self.poll_seconds)
 
     async def check(self) -> None:
         """Announce the change if the model's version moved since the last look. Never raises:

@@ -15,6 +15,7 @@ import inspect
 import json
 import logging
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -347,6 +348,14 @@ def serve(
     url = _start_dashboard(svc, port, activity) if activity else None
     server = build_server(svc, dashboard_url=url, read_only=read_only)
     server.activity = activity if url else None
+    threading.Thread(target=_load_and_log, args=(svc,), name="catdoc-load", daemon=True).start()
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run("stdio")
+
+
+def _load_and_log(svc: CatDoc) -> None:
+    """Load the model beside the handshake (seconds on a large project; `tools/list` does not
+    need it, and a tool call that does waits on the service's lock) and log what is served."""
     try:
         loaded = svc.project()
         logger.info("Serving %s (%d categories).", loaded.root, len(loaded.categories))
@@ -356,8 +365,6 @@ def serve(
             exc.code,
             exc.message,
         )
-    with contextlib.suppress(KeyboardInterrupt):
-        server.run("stdio")
 
 
 def _start_dashboard(svc: CatDoc, port: int | None, activity: ActivityLog) -> str | None:
