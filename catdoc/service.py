@@ -3,6 +3,7 @@ and answers with the pydantic models of `catdoc.results`; failures are CatDocErr
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -48,6 +49,43 @@ def _page(
         limit=limit,
         offset=offset,
     )
+
+
+class _Concatenation(Sequence[Any]):
+    """Several lists read as one, sliced without being copied whole."""
+
+    def __init__(self, parts: list[Sequence[Any]]) -> None:
+        self._parts = parts
+
+    def __len__(self) -> int:
+        return sum(len(part) for part in self._parts)
+
+    def __getitem__(self, index: Any) -> Any:
+        if not isinstance(index, slice):
+            return list(itertools.chain.from_iterable(self._parts))[index]
+        start, stop, step = index.indices(len(self))
+        if step != 1:
+            return list(itertools.chain.from_iterable(self._parts))[index]
+        return list(itertools.islice(itertools.chain.from_iterable(self._parts), start, stop))
+
+
+def _objects_by_domain(project: Project) -> dict[str | None, list[DocObject]]:
+    """The objects of each domain, in model order."""
+    out: dict[str | None, list[DocObject]] = {}
+    for cat in project.categories:
+        for obj in cat.objects:
+            out.setdefault(obj.domain, []).append(obj)
+    return out
+
+
+def _objects_by_tag(project: Project) -> dict[str, list[DocObject]]:
+    """The objects of each tag, in model order: a filter by a tag reads only its objects."""
+    out: dict[str, list[DocObject]] = {}
+    for cat in project.categories:
+        for obj in cat.objects:
+            for tag in dict.fromkeys(obj.tags):
+                out.setdefault(tag, []).append(obj)
+    return out
 
 
 class CatDoc(
@@ -322,12 +360,24 @@ class CatDoc(
         project = self.project()
         wanted = set(tags)
         cats = [self.category(category)] if category else project.categories
-        matches = [
-            obj
-            for cat in cats
-            for obj in cat.objects
-            if (domain is None or obj.domain == domain) and wanted.issubset(obj.tags)
-        ]
+        if domain is None and not wanted:  # a page of everything: no pass over every object
+            return _page(
+                _Concatenation([cat.objects for cat in cats]), limit, offset, self._object_summary
+            )
+        by_tag = self.derived("objects-by-tag", _objects_by_tag) if wanted else {}
+        pool: Iterable[DocObject]
+        rest = wanted
+        if category is not None:
+            pool = cats[0].objects
+        elif wanted:  # only the objects of the rarest tag asked for
+            rarest = min(sorted(wanted), key=lambda t: len(by_tag.get(t, ())))
+            pool, rest = by_tag.get(rarest, []), wanted - {rarest}
+        else:  # a domain alone
+            pool = self.derived("objects-by-domain", _objects_by_domain).get(domain, [])
+        for tag in rest:  # the other tags, as sets of the objects that carry them
+            carriers = {id(obj) for obj in by_tag.get(tag, ())}
+            pool = [obj for obj in pool if id(obj) in carriers]
+        matches = list(pool) if domain is None else [o for o in pool if o.domain == domain]
         return _page(matches, limit, offset, self._object_summary)
 
     def show_object(
