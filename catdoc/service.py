@@ -623,7 +623,7 @@ class CatDoc(
         hops = self.derived(
             f"trace-hops:{via_functors}", lambda p: HopIndex(p, via_functors=via_functors)
         )
-        graph = hops.near(source, max_depth)
+        graph = hops.near([source], max_depth)
         if graph is None:
             graph = self.derived(
                 f"trace-graph:{via_functors}",

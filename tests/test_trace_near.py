@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catdoc.graph import HopIndex, build_trace_graph, trace_paths
+from catdoc.impact import impact
 from catdoc.model import Category, Config, DocObject, Functor, Morphism
 from catdoc.project import Project
 
@@ -63,12 +64,34 @@ def test_near_graph_traces_like_the_whole_graph(
     if source not in project.object_by_id or target not in project.object_by_id:
         return
     whole = build_trace_graph(project, via_functors=via_functors)
-    near = HopIndex(project, via_functors=via_functors).near(source, depth, max_objects=len(NAMES))
+    near = HopIndex(project, via_functors=via_functors).near(
+        [source], depth, max_objects=len(NAMES)
+    )
     assert near is not None
     args = {"max_depth": depth, "limit": limit, "via_functors": via_functors}
     expected = trace_paths(project, source, target, graph=whole, **args)  # type: ignore[arg-type]
     actual = trace_paths(project, source, target, graph=near, **args)  # type: ignore[arg-type]
     assert actual == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    project=projects(),
+    starts=st.lists(st.sampled_from(NAMES), min_size=1, max_size=3),
+    depth=st.none() | st.integers(1, 5),
+    direction=st.sampled_from(["down", "up", "both"]),
+)
+def test_near_graph_walks_like_the_whole_graph(
+    project: Project, starts: list[str], depth: int | None, direction: str
+) -> None:
+    """Impact's walk (successors, predecessors or both, in graph order) over the part of the
+    graph `near` builds reaches the same objects by the same first hops."""
+    starts = [s for s in dict.fromkeys(starts) if s in project.object_by_id]
+    whole = build_trace_graph(project)
+    near = HopIndex(project).near(starts, depth, direction=direction, max_objects=len(NAMES))
+    assert near is not None
+    args = {"direction": direction, "depth": depth}
+    assert impact(project, near, starts, **args) == impact(project, whole, starts, **args)  # type: ignore[arg-type]
 
 
 def test_near_stops_at_the_depth_and_at_its_share() -> None:
@@ -78,6 +101,6 @@ def test_near_stops_at_the_depth_and_at_its_share() -> None:
         morphisms=[Morphism(id=f"{u}{v}", source=u, target=v) for u, v in ("ab", "bc", "cd")],
     )
     index = HopIndex(Project(root=Path("."), config=Config(), categories=[chain]))
-    near = index.near("b", 1)
+    near = index.near(["b"], 1)
     assert near is not None and list(near.nodes) == ["b", "c"]
-    assert index.near("a", 2) is None  # 3 of 8 objects: more than a quarter, whole graph instead
+    assert index.near(["a"], 2) is None  # 3 of 8 objects: more than a quarter, whole graph instead
