@@ -348,9 +348,16 @@ def serve(
     url = _start_dashboard(svc, port, activity) if activity else None
     server = build_server(svc, dashboard_url=url, read_only=read_only)
     server.activity = activity if url else None
+    svc.watch_vectors(log_vector_progress)
     threading.Thread(target=_load_and_log, args=(svc,), name="catdoc-load", daemon=True).start()
     with contextlib.suppress(KeyboardInterrupt):
         server.run("stdio")
+
+
+def log_vector_progress(step: str, done: int, total: int | None) -> None:
+    """The vectors computed in the background, in the server's log (stderr; a few lines a
+    second at most): minutes of work on a large project that no request waits for."""
+    logger.info("%s: %s", step, f"{done:,} of {total:,}" if total else f"{done:,}")
 
 
 def _load_and_log(svc: CatDoc) -> None:

@@ -266,3 +266,21 @@ def test_import_reports_each_phase(tmp_path: Path) -> None:
     ]
     assert ("Reading documents", 12, 12) in reports and ("Planning objects", 12, 12) in reports
     assert_well_formed(reports)
+
+
+def test_the_mcp_server_logs_background_vectors(
+    imported: Path, fake_model: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`catdoc mcp` watches the background vectors with `log_vector_progress`: its log (stderr)
+    says how far they are, since no request waits for them."""
+    from catdoc.mcp_server import log_vector_progress
+
+    (imported / ".catdoc" / "config.yaml").write_text("search:\n  vectors: auto\n", "utf-8")
+    svc = CatDoc(imported)
+    svc.watch_vectors(log_vector_progress)
+    with caplog.at_level("INFO", logger="catdoc.mcp"):
+        svc.search("payment", mode="hybrid")
+        worker = svc.search_engine()._workers["doc"]
+        worker.thread.join(60)
+    lines = [r.getMessage() for r in caplog.records if "in the background" in r.getMessage()]
+    assert lines and lines[-1] == "Computing vectors of documents in the background: 60 of 60"
