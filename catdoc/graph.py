@@ -8,7 +8,7 @@ parallel morphisms are expanded only as far as the limit needs. Nothing enumerat
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import networkx as nx
@@ -31,26 +31,43 @@ def build_trace_graph(project: Project, *, via_functors: bool = True) -> nx.DiGr
     (the validator reports them)."""
     objects = project.object_by_id
     edges: dict[tuple[str, str], list[Hop]] = {}
-
-    def add(u: str, v: str, hop: Hop) -> None:
-        if u != v and u in objects and v in objects:
-            edges.setdefault((u, v), []).append(hop)
-
     morphism_ids = project.morphism_by_id
     for cat in project.categories:
         for mor in cat.morphisms:
-            if not mor.is_identity and morphism_ids.get(mor.id) is mor:
-                add(mor.source, mor.target, ("morphism", mor.id, mor.label))
-    if via_functors:
-        for fun in project.functors:
-            if project.functor_by_id.get(fun.id) is not fun:
-                continue
-            for obj, image in fun.object_mapping.items():
-                add(obj, image, ("functor", fun.id, fun.label))
+            hop = _morphism_hop(mor, objects, morphism_ids)
+            if hop is not None:
+                edges.setdefault((mor.source, mor.target), []).append(hop)
+    for _n, fun in _traced_functors(project, via_functors):
+        for obj, image in fun.object_mapping.items():
+            if _crosses(obj, image, objects):
+                edges.setdefault((obj, image), []).append(("functor", fun.id, fun.label))
     graph = nx.DiGraph()
     graph.add_nodes_from(objects)
     graph.add_edges_from((u, v, {"hops": hops}) for (u, v), hops in edges.items())
     return graph
+
+
+def _crosses(u: str, v: str, objects: Mapping[str, object]) -> bool:
+    """Whether a hop u → v belongs to the trace graph: between two objects, not a loop."""
+    return u != v and u in objects and v in objects
+
+
+def _morphism_hop(
+    mor: Morphism, objects: Mapping[str, object], morphism_ids: Mapping[str, Morphism]
+) -> Hop | None:
+    """The hop a morphism makes in the trace graph; None for an identity, a loop, a dangling
+    morphism or a later copy of a duplicated id."""
+    if mor.is_identity or not _crosses(mor.source, mor.target, objects):
+        return None
+    return ("morphism", mor.id, mor.label) if morphism_ids.get(mor.id) is mor else None
+
+
+def _traced_functors(project: Project, via_functors: bool) -> list[tuple[int, Functor]]:
+    """The functors whose mappings are hops (the first of a duplicated id), with their index."""
+    if not via_functors:
+        return []
+    first = project.functor_by_id
+    return [(n, fun) for n, fun in enumerate(project.functors) if first.get(fun.id) is fun]
 
 
 BALL_SHARE = 4
@@ -77,30 +94,14 @@ class HopIndex:
         self._morphism_ids = project.morphism_by_id
         self._out: dict[str, list[tuple[int, Morphism]]] = {}
         rank = 0
-        for cat in project.categories:  # only gathered here; `_hop` filters what it reaches
+        for cat in project.categories:  # only gathered: the walk filters what it reaches
             for mor in cat.morphisms:
                 rank += 1
                 self._out.setdefault(mor.source, []).append((rank, mor))
         self._in: dict[str, list[tuple[int, Morphism]]] | None = None
-        self._functors = (
-            [
-                (n, fun)
-                for n, fun in enumerate(project.functors)
-                if project.functor_by_id.get(fun.id) is fun
-            ]
-            if via_functors
-            else []
-        )
+        self._functors = _traced_functors(project, via_functors)
         self._positions: dict[int, dict[str, int]] = {}
         self._preimages: dict[int, dict[str, list[str]]] = {}
-
-    def _morphism_hop(self, mor: Morphism) -> Hop | None:
-        """The hop a morphism makes, as `build_trace_graph` keeps them (no identities, no
-        dangling or duplicate morphisms, no loops)."""
-        u, v, objects = mor.source, mor.target, self._objects
-        if u == v or u not in objects or v not in objects or mor.is_identity:
-            return None
-        return ("morphism", mor.id, mor.label) if self._morphism_ids.get(mor.id) is mor else None
 
     def _functor_rank(self, n: int, fun: Functor, u: str) -> Rank:
         positions = self._positions.get(n)
@@ -111,14 +112,12 @@ class HopIndex:
     def _from(self, u: str) -> Iterator[tuple[Rank, str, str, Hop]]:
         """Every hop out of `u`, as (rank, u, v, hop)."""
         for rank, mor in self._out.get(u, ()):
-            hop = self._morphism_hop(mor)
+            hop = _morphism_hop(mor, self._objects, self._morphism_ids)
             if hop is not None:
                 yield (0, rank, 0), u, mor.target, hop
-        if u not in self._objects:
-            return
         for n, fun in self._functors:
             v = fun.object_mapping.get(u)
-            if v is not None and v != u and v in self._objects:
+            if v is not None and _crosses(u, v, self._objects):
                 yield self._functor_rank(n, fun, u), u, v, ("functor", fun.id, fun.label)
 
     def _into(self, v: str) -> Iterator[tuple[Rank, str, str, Hop]]:
@@ -129,11 +128,9 @@ class HopIndex:
                 for rank, mor in entries:
                     self._in.setdefault(mor.target, []).append((rank, mor))
         for rank, mor in self._in.get(v, ()):
-            hop = self._morphism_hop(mor)
+            hop = _morphism_hop(mor, self._objects, self._morphism_ids)
             if hop is not None:
                 yield (0, rank, 0), mor.source, v, hop
-        if v not in self._objects:
-            return
         for n, fun in self._functors:
             preimages = self._preimages.get(n)
             if preimages is None:
@@ -141,7 +138,7 @@ class HopIndex:
                 for key, image in fun.object_mapping.items():
                     preimages.setdefault(image, []).append(key)
             for u in preimages.get(v, ()):
-                if u != v and u in self._objects:
+                if _crosses(u, v, self._objects):
                     yield self._functor_rank(n, fun, u), u, v, ("functor", fun.id, fun.label)
 
     def near(

@@ -604,7 +604,7 @@ class CatDoc(
         via_functors: bool = True,
     ) -> r.TraceResult:
         """Paths from `source` to `target`, shortest first; bounded, never enumerates all paths."""
-        from catdoc.graph import HopIndex, build_trace_graph, trace_paths
+        from catdoc.graph import trace_paths
 
         self.object(source)
         self.object(target)
@@ -620,15 +620,6 @@ class CatDoc(
                 f"limit must be 1–{MAX_LIMIT}, got {limit}.",
                 "Pass a smaller limit.",
             )
-        hops = self.derived(
-            f"trace-hops:{via_functors}", lambda p: HopIndex(p, via_functors=via_functors)
-        )
-        graph = hops.near([source], max_depth)
-        if graph is None:
-            graph = self.derived(
-                f"trace-graph:{via_functors}",
-                lambda p: build_trace_graph(p, via_functors=via_functors),
-            )
         return trace_paths(
             self.project(),
             source,
@@ -636,8 +627,32 @@ class CatDoc(
             max_depth=max_depth,
             limit=limit,
             via_functors=via_functors,
-            graph=graph,
+            graph=self.graph_around([source], max_depth, via_functors=via_functors),
         )
+
+    def graph_around(
+        self,
+        starts: Sequence[str],
+        depth: int | None,
+        *,
+        direction: str = "down",
+        via_functors: bool = True,
+    ) -> Any:
+        """The trace graph as far as a walk from `starts` within `depth` hops reaches it
+        (`HopIndex.near`), or the whole graph, built once per model, when that part is a large
+        share of the project. Returns a networkx DiGraph."""
+        from catdoc.graph import HopIndex, build_trace_graph
+
+        hops = self.derived(
+            f"trace-hops:{via_functors}", lambda p: HopIndex(p, via_functors=via_functors)
+        )
+        graph = hops.near(starts, depth, direction=direction)
+        if graph is None:
+            graph = self.derived(
+                f"trace-graph:{via_functors}",
+                lambda p: build_trace_graph(p, via_functors=via_functors),
+            )
+        return graph
 
     def context(
         self, object_id: str, depth: int = 1, *, limit: int = DEFAULT_CONTEXT_NODES

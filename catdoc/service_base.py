@@ -8,7 +8,7 @@ method a mixin later in `CatDoc`'s bases provides.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -55,6 +55,15 @@ class ServiceBase:
         def _category_summary(self, cat: Category) -> r.CategorySummary: ...
 
         def search_engine(self) -> SearchEngine: ...
+
+        def graph_around(
+            self,
+            starts: Sequence[str],
+            depth: int | None,
+            *,
+            direction: str = "down",
+            via_functors: bool = True,
+        ) -> Any: ...
 
         def validate(self) -> Any: ...
 

@@ -32,7 +32,6 @@ class ImpactOperations(ServiceBase):
         """Everything reachable from `object_id` and/or from the documents changed since the git
         revision `changed_since`, along (`down`), against (`up`) or both ways across morphisms
         and functor mappings, within `depth` hops (None: unbounded)."""
-        from catdoc.graph import HopIndex, build_trace_graph
         from catdoc.impact import impact
 
         if direction not in DIRECTIONS:
@@ -61,15 +60,9 @@ class ImpactOperations(ServiceBase):
             documents = self.derived("objects-by-path", _objects_by_path)
             changed = [f for f in files if f in documents]
             start += [ident for f in changed for ident in documents[f]]
-        hops = self.derived("trace-hops:True", lambda p: HopIndex(p, via_functors=True))
-        graph = hops.near(start, depth, direction=direction)
-        if graph is None:  # much of the project is reachable: the whole graph, built once
-            graph = self.derived(
-                "trace-graph:True", lambda p: build_trace_graph(p, via_functors=True)
-            )
         result = impact(
             self.project(),
-            graph,
+            self.graph_around(start, depth, direction=direction),
             start,
             direction=direction,
             depth=depth,
