@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from catdoc import results as r
 from catdoc.errors import LOAD_ERROR, VALIDATION_ERROR, CatDocError, not_found
@@ -40,51 +40,41 @@ MAX_CONTEXT_DEPTH = 5
 
 
 def _page(
-    matches: Sequence[Any], limit: int, offset: int, summary: Callable[[Any], T]
+    matches: Sequence[Any] | Iterable[Any],
+    limit: int,
+    offset: int,
+    summary: Callable[[Any], T],
+    *,
+    total: int | None = None,
 ) -> r.Page[T]:
-    """One page of `matches` (already checked bounds); only the page's items are summarised."""
-    return r.Page[T](
-        items=[summary(m) for m in matches[offset : offset + limit]],
-        total=len(matches),
-        limit=limit,
-        offset=offset,
-    )
+    """One page of `matches` (already checked bounds); only the page's items are summarised.
+    With `total`, `matches` may be any iterable: nothing past the page is read."""
+    if total is None:
+        listed = cast(Sequence[Any], matches)
+        total, window = len(listed), listed[offset : offset + limit]
+    else:
+        window = itertools.islice(matches, offset, offset + limit)
+    return r.Page[T](items=[summary(m) for m in window], total=total, limit=limit, offset=offset)
 
 
-class _Concatenation(Sequence[Any]):
-    """Several lists read as one, sliced without being copied whole."""
-
-    def __init__(self, parts: list[Sequence[Any]]) -> None:
-        self._parts = parts
-
-    def __len__(self) -> int:
-        return sum(len(part) for part in self._parts)
-
-    def __getitem__(self, index: Any) -> Any:
-        if not isinstance(index, slice):
-            return list(itertools.chain.from_iterable(self._parts))[index]
-        start, stop, step = index.indices(len(self))
-        if step != 1:
-            return list(itertools.chain.from_iterable(self._parts))[index]
-        return list(itertools.islice(itertools.chain.from_iterable(self._parts), start, stop))
+def _domain_of(obj: DocObject) -> tuple[str | None]:
+    return (obj.domain,)
 
 
-def _objects_by_domain(project: Project) -> dict[str | None, list[DocObject]]:
-    """The objects of each domain, in model order."""
+def _tags_of(obj: DocObject) -> Iterable[str]:
+    return dict.fromkeys(obj.tags)  # a tag written twice lists the object once
+
+
+def _objects_by(
+    project: Project, keys: Callable[[DocObject], Iterable[str | None]]
+) -> dict[str | None, list[DocObject]]:
+    """The objects under each of their keys (tags, domain), in model order: a filter by one
+    key reads only its objects."""
     out: dict[str | None, list[DocObject]] = {}
     for cat in project.categories:
         for obj in cat.objects:
-            out.setdefault(obj.domain, []).append(obj)
-    return out
-
-
-def _objects_by_tag(project: Project) -> dict[str, list[DocObject]]:
-    """The objects of each tag, in model order: a filter by a tag reads only its objects."""
-    out: dict[str, list[DocObject]] = {}
-    for cat in project.categories:
-        for obj in cat.objects:
-            for tag in dict.fromkeys(obj.tags):
-                out.setdefault(tag, []).append(obj)
+            for key in keys(obj):
+                out.setdefault(key, []).append(obj)
     return out
 
 
@@ -361,10 +351,12 @@ class CatDoc(
         wanted = set(tags)
         cats = [self.category(category)] if category else project.categories
         if domain is None and not wanted:  # a page of everything: no pass over every object
-            return _page(
-                _Concatenation([cat.objects for cat in cats]), limit, offset, self._object_summary
-            )
-        by_tag = self.derived("objects-by-tag", _objects_by_tag) if wanted else {}
+            everything = itertools.chain.from_iterable(cat.objects for cat in cats)
+            total = sum(len(cat.objects) for cat in cats)
+            return _page(everything, limit, offset, self._object_summary, total=total)
+        by_tag = (
+            self.derived("objects-by-tag", lambda p: _objects_by(p, _tags_of)) if wanted else {}
+        )
         pool: Iterable[DocObject]
         rest = wanted
         if category is not None:
@@ -373,7 +365,8 @@ class CatDoc(
             rarest = min(sorted(wanted), key=lambda t: len(by_tag.get(t, ())))
             pool, rest = by_tag.get(rarest, []), wanted - {rarest}
         else:  # a domain alone
-            pool = self.derived("objects-by-domain", _objects_by_domain).get(domain, [])
+            by_domain = self.derived("objects-by-domain", lambda p: _objects_by(p, _domain_of))
+            pool = by_domain.get(domain, [])
         for tag in rest:  # the other tags, as sets of the objects that carry them
             carriers = {id(obj) for obj in by_tag.get(tag, ())}
             pool = [obj for obj in pool if id(obj) in carriers]
