@@ -18,6 +18,7 @@ from catdoc.paging import MAX_LIMIT, MAX_OFFSET
 from catdoc.project import resolve_inside
 from catdoc.search.hit_details import HIT_CONTENT_CHARS
 from catdoc.service import DEFAULT_CONTENT_CHARS, DEFAULT_CONTEXT_NODES, MAX_CONTEXT_DEPTH, CatDoc
+from catdoc.service_browse import CategorySort
 from catdoc.suggest import Suggestions
 from catdoc.validate import Report
 
@@ -192,15 +193,7 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
     )
     def catdoc_list_categories(
         sortBy: Annotated[
-            Literal[
-                "model",
-                "name",
-                "objectCount",
-                "popularity",
-                "documentCount",
-                "chunkCount",
-                "conceptCount",
-            ],
+            CategorySort,
             Field(
                 description="Order: model (as in the model files), name (A–Z), objectCount or "
                 "its alias popularity, documentCount, chunkCount, conceptCount (most first; "

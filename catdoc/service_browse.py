@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from catdoc import results as r
 from catdoc.errors import VALIDATION_ERROR, CatDocError
@@ -19,16 +19,12 @@ if TYPE_CHECKING:
     from catdoc.search.index import SearchIndex
     from catdoc.search.statistics import DocumentRow, IndexFacts
 
-CATEGORY_SORTS = (
-    "model",
-    "name",
-    "objectCount",
-    "popularity",
-    "documentCount",
-    "chunkCount",
-    "conceptCount",
-)
-"""`model`: the order of the model files; `popularity` is `objectCount`; counts sort most first."""
+CategorySort = Literal[
+    "model", "name", "objectCount", "popularity", "documentCount", "chunkCount", "conceptCount"
+]
+"""`model`: the order of the model files; `popularity` is `objectCount`; counts sort most first.
+The one list of category orders: the MCP tool's argument and the CLI's choices come from it."""
+CATEGORY_SORTS: tuple[str, ...] = get_args(CategorySort)
 INDEX_SORTS = frozenset({"documentCount", "chunkCount", "conceptCount"})
 DETAILS = ("basic", "detailed", "comprehensive")
 GLOB_CHARS = frozenset("*?[")

@@ -25,19 +25,13 @@ from catdoc.cli.app import (
 )
 from catdoc.cli.completion import complete_categories, complete_objects
 from catdoc.paging import MAX_LIMIT
+from catdoc.service_browse import CATEGORY_SORTS
 
 if TYPE_CHECKING:
     from catdoc import results as r
 
 
-class CategorySort(enum.StrEnum):
-    model = "model"
-    name = "name"
-    objectCount = "objectCount"
-    popularity = "popularity"
-    documentCount = "documentCount"
-    chunkCount = "chunkCount"
-    conceptCount = "conceptCount"
+CategorySort = enum.StrEnum("CategorySort", {sort: sort for sort in CATEGORY_SORTS})
 
 
 class Detail(enum.StrEnum):
