@@ -4,6 +4,7 @@ and answers with the pydantic models of `catdoc.results`; failures are CatDocErr
 from __future__ import annotations
 
 import itertools
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -33,6 +34,7 @@ from catdoc.service_impact import ImpactOperations
 from catdoc.service_suspects import SuspectOperations
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 DEFAULT_CONTENT_CHARS = 20_000
 DEFAULT_CONTEXT_NODES = 100
@@ -102,6 +104,7 @@ class CatDoc(
         self._load_error: tuple[Any, CatDocError] | None = None
         self._derived: dict[str, Any] = {}
         self._search_engine: Any = None
+        self._vector_listeners: tuple[Progress, ...] = ()
 
     # ------------------------------------------------------------------ loading
     @property
@@ -744,10 +747,32 @@ class CatDoc(
         return outcome.value.model_copy(update={"written": written})
 
     # ------------------------------------------------------------------ search
-    def watch_vectors(self, progress: Progress | None) -> None:
+    def watch_vectors(self, progress: Progress) -> Callable[[], None]:
         """Let `progress` hear the vectors computed in the background from now on (from the
-        workers' threads, a few reports a second at most); None stops listening."""
-        self.search_engine().background_progress = throttled(progress)
+        workers' threads, a few reports a second at most), beside any other listener: one
+        process may serve several faces (`catdoc mcp --dashboard` logs them and shows them).
+        Returns what stops `progress` listening."""
+        listener = throttled(progress)
+        with self._lock:
+            self._vector_listeners = (*self._vector_listeners, listener)
+
+        def stop() -> None:
+            with self._lock:
+                self._vector_listeners = tuple(
+                    other for other in self._vector_listeners if other is not listener
+                )
+
+        return stop
+
+    def _tell_vector_listeners(self, step: str, done: int, total: int | None) -> None:
+        """The search engine's one background listener: passes each report on to every
+        watcher. A watcher that fails (a face closing meanwhile) is logged and dropped from
+        this report only; the vectors go on being computed."""
+        for listener in self._vector_listeners:
+            try:
+                listener(step, done, total)
+            except Exception:
+                logger.exception("A listener of the background vectors failed.")
 
     def search_engine(self) -> Any:
         """The project's search index, opened on first use and kept warm (across reloads) for
@@ -757,6 +782,7 @@ class CatDoc(
         with self._lock:
             if self._search_engine is None:
                 self._search_engine = SearchEngine(self.root)
+                self._search_engine.background_progress = self._tell_vector_listeners
             return self._search_engine
 
     def search(

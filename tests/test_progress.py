@@ -242,7 +242,6 @@ def test_background_vectors_report_to_whoever_watches(imported: Path, fake_model
 def test_nobody_watching_background_vectors_is_fine(imported: Path, fake_model: None) -> None:
     (imported / ".catdoc" / "config.yaml").write_text("search:\n  vectors: auto\n", "utf-8")
     svc = CatDoc(imported)
-    svc.watch_vectors(None)
     svc.search("payment", mode="hybrid", scope="chunks")
     worker = svc.search_engine()._workers["chunk"]
     worker.thread.join(60)
