@@ -174,6 +174,25 @@ def test_tool_calls_appear_in_the_activity_panel(page: Any, board: Dashboard) ->
     expect(first).to_contain_text("req-payment")
 
 
+def test_background_vectors_show_in_the_header_while_they_last(page: Any, board: Dashboard) -> None:
+    """What the background workers report (through `CatDoc.watch_vectors`, to the hook the
+    search engine hands them) shows live in the header, and on every page drawn meanwhile."""
+    step = "Computing vectors of documents in the background"
+    report = board.svc.search_engine().background_progress
+    open_page(page, board, "/")
+    expect(page.locator("#live")).to_have_class("live on")
+    shown = page.locator("#background")
+    expect(shown).to_be_hidden()
+    report(step, 30, 60)
+    expect(shown).to_have_text(f"{step}: 30 of 60")
+    assert shown.locator("progress").evaluate("bar => [bar.value, bar.max]") == [30, 60]
+    open_page(page, board, "/validation")
+    expect(shown).to_contain_text(f"{step}: 30 of 60")
+    expect(page.locator("#live")).to_have_class("live on")
+    report(step, 60, 60)
+    expect(shown).to_be_hidden()
+
+
 def test_injected_markup_does_not_run(page: Any, board: Dashboard) -> None:
     page.on("dialog", lambda dialog: pytest.fail(f"a dialog opened: {dialog.message}"))
     for path in ("/objects/evil-doc", "/categories/hostile", "/", "/search?q=evil"):

@@ -28,11 +28,13 @@ from catdoc.errors import CatDocError
 from catdoc.project import stamp
 from catdoc.service import CatDoc
 from catdoc.web.activity import ActivityLog
+from catdoc.web.background import BackgroundWork
 from catdoc.web.render import entity_url, marked
 
 HERE = Path(__file__).parent
 POLL_SECONDS = 0.5
-"""How often the event stream compares the project's files and looks for new tool calls."""
+"""How often the event stream compares the project's files and looks for new tool calls and
+background work."""
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -98,11 +100,15 @@ def project_token(svc: CatDoc, watch: str | None = None) -> str:
 
 
 class Site:
-    """What every page needs: the service, the optional tool-call log and the templates."""
+    """What every page needs: the service, the optional tool-call log, the background work to
+    show (when the server watches it) and the templates."""
 
-    def __init__(self, svc: CatDoc, activity: ActivityLog | None) -> None:
+    def __init__(
+        self, svc: CatDoc, activity: ActivityLog | None, background: BackgroundWork | None = None
+    ) -> None:
         self.svc = svc
         self.activity = activity
+        self.background = background
         self.env = Environment(
             loader=FileSystemLoader(HERE / "templates"),
             autoescape=select_autoescape(default=True, default_for_string=True),
@@ -131,12 +137,14 @@ class Site:
         except CatDocError:
             project_name = "no project"
         calls = self.activity.latest(15) if self.activity else []
+        background = self.background.running()[1] if self.background else []
         html = self.env.get_template(template).render(
             request=request,
             project_name=project_name,
             token=project_token(self.svc, context.get("watch")),
             activity=self.activity is not None,
             calls=calls,
+            background=background,
             after=self.activity.last_seq if self.activity else 0,
             path=request.url.path,
             **context,
@@ -145,7 +153,8 @@ class Site:
 
     async def events(self, request: Request) -> EventSourceResponse:
         """Server-sent events: `change` when the project's files differ from the page's token,
-        `activity` for each tool call after the page's last one."""
+        `activity` for each tool call after the page's last one, `background` with the steps
+        under way whenever they moved (first on connecting: the page may be older)."""
         seen = request.query_params.get("token", "")
         watch = request.query_params.get("watch") or None
         try:
@@ -155,6 +164,7 @@ class Site:
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             nonlocal seen, after
+            reported = -1
             while True:
                 token = project_token(self.svc, watch)
                 if token != seen:
@@ -163,16 +173,29 @@ class Site:
                 for call in self.activity.since(after) if self.activity else []:
                     after = call.seq
                     yield {"event": "activity", "data": json.dumps(call.to_dict())}
+                if self.background is not None:
+                    seq, steps = self.background.running()
+                    if seq != reported:
+                        reported = seq
+                        data = json.dumps([step.to_dict() for step in steps])
+                        yield {"event": "background", "data": data}
                 await asyncio.sleep(POLL_SECONDS)
 
         return EventSourceResponse(stream(), ping=15)
 
 
-def create_app(svc: CatDoc, *, activity: ActivityLog | None = None, port: int) -> ASGIApp:
-    """The dashboard for `svc`, answering only to Host localhost/127.0.0.1:`port`."""
+def create_app(
+    svc: CatDoc,
+    *,
+    activity: ActivityLog | None = None,
+    background: BackgroundWork | None = None,
+    port: int,
+) -> ASGIApp:
+    """The dashboard for `svc`, answering only to Host localhost/127.0.0.1:`port`; its header
+    shows the steps of `background` under way (see `Dashboard.serve`)."""
     from catdoc.web.pages import page_routes
 
-    site = Site(svc, activity)
+    site = Site(svc, activity, background)
     routes = [
         *page_routes(site),
         Route("/events", site.events),

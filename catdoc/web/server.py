@@ -17,6 +17,7 @@ from typing import Any
 from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
 from catdoc.service import CatDoc
 from catdoc.web.activity import ActivityLog
+from catdoc.web.background import BackgroundWork
 
 HOST = "127.0.0.1"
 
@@ -92,13 +93,15 @@ class Dashboard:
         return f"http://{HOST}:{self.port}/"
 
     def serve(self) -> None:
-        """Serve until interrupted (blocks)."""
+        """Serve until interrupted (blocks); meanwhile the pages show the vectors the service
+        computes in the background."""
         import uvicorn
 
         from catdoc.web.app import create_app
 
+        background = BackgroundWork()
         config = uvicorn.Config(
-            create_app(self.svc, activity=self.activity, port=self.port),
+            create_app(self.svc, activity=self.activity, background=background, port=self.port),
             log_config=None,
             access_log=False,
             log_level="warning",
@@ -106,7 +109,11 @@ class Dashboard:
             timeout_graceful_shutdown=1,
         )
         self._server = uvicorn.Server(config)
-        self._server.run(sockets=[self.sock])
+        stop_watching = self.svc.watch_vectors(background)
+        try:
+            self._server.run(sockets=[self.sock])
+        finally:
+            stop_watching()
 
     def stop(self) -> None:
         """Ask a serving dashboard to finish (open event streams are closed within a second)."""

@@ -61,6 +61,25 @@
     return item;
   }
 
+  function backgroundStep(step) {
+    var item = document.createElement("span");
+    item.className = "step";
+    var count = step.done.toLocaleString("en-US");
+    if (step.total) { count += " of " + step.total.toLocaleString("en-US"); }
+    item.textContent = step.step + ": " + count + " ";
+    var bar = document.createElement("progress");
+    if (step.total) { bar.max = step.total; bar.value = step.done; }
+    item.appendChild(bar);
+    return item;
+  }
+
+  function showBackground(steps) {
+    var box = document.getElementById("background");
+    if (!box) { return; }
+    box.replaceChildren.apply(box, steps.map(backgroundStep));
+    box.hidden = steps.length === 0;
+  }
+
   function follow() {
     if (typeof window.EventSource !== "function") { return; }
     var body = document.body;
@@ -74,6 +93,9 @@
     source.addEventListener("change", function () {
       source.close();
       window.location.reload();
+    });
+    source.addEventListener("background", function (event) {
+      showBackground(JSON.parse(event.data));
     });
     source.addEventListener("activity", function (event) {
       var list = document.getElementById("activity-list");
