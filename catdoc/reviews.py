@@ -17,7 +17,6 @@ edit transaction (`catdoc.edit`), under the project lock and together with the m
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import io
 import json
@@ -30,10 +29,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from catdoc import yaml_lines, yaml_source
+from catdoc import review_lines, yaml_lines, yaml_source
 from catdoc.errors import LOAD_ERROR, CatDocError
-from catdoc.project import CATDOC_DIR, cache_dir, inside_catdoc
-from catdoc.writeback import atomic_write
+from catdoc.project import CATDOC_DIR, inside_catdoc
+from catdoc.review_lines import as_text
 
 REVIEWS_FILE = "reviews.yaml"
 REVIEWS_REL = f"{CATDOC_DIR}/{REVIEWS_FILE}"
@@ -69,18 +68,6 @@ class Stamp:
         if self.at is not None:
             data["at"] = self.at
         return data
-
-
-def as_text(value: Any) -> Any:
-    """A date or time as the text CatDoc writes for it (`2026-11-23T05:18:00Z`); else `value`.
-    The YAML reader turns timestamp-like scalars, even quoted ones, into dates."""
-    if isinstance(value, dt.datetime):
-        if value.tzinfo is not None and value.utcoffset() == dt.timedelta(0):
-            return value.replace(tzinfo=None).isoformat() + "Z"
-        return value.isoformat()
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return value
 
 
 class _Invalid(Exception):
@@ -175,72 +162,38 @@ def signature(source: Mapping[str, str], target: Mapping[str, str]) -> str:
 class ReviewBook:
     """The stamps of a `reviews.yaml` text. `signatures` (link key → `signature` of its stamp)
     answer "is this stamp still current" without building 70,000 stamps; `stamp(key)` and
-    `stamps` build them, from `rows` (JSON text per stamp, as the cache keeps them) when the
-    book came from the cache."""
+    `stamps` build them, from `lines` (each stamp's line) when the file is in CatDoc's layout
+    (`catdoc.review_lines`)."""
 
     text: str
     digest: str
     signatures: dict[str, str]
-    rows: dict[str, str] = field(default_factory=dict, repr=False)
+    lines: dict[str, str] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(
         cls, stamps: dict[str, Stamp], text: str, digest: str, previous: ReviewBook | None = None
     ) -> ReviewBook:
-        """The book of parsed `stamps`; what `previous` knew of the same stamps is reused."""
+        """The book of parsed `stamps`; the signatures `previous` knew of the same stamps are
+        reused."""
         known = previous.__dict__.get("stamps", {}) if previous is not None else {}
         old_signatures = previous.signatures if previous is not None else {}
-        old_rows = previous.rows if previous is not None else {}
-        signatures, rows = {}, {}
+        signatures = {}
         for key, stamp in stamps.items():
-            same = known.get(key) is stamp
-            held = old_signatures.get(key) if same else None
+            held = old_signatures.get(key) if known.get(key) is stamp else None
             signatures[key] = held if held is not None else signature(stamp.source, stamp.target)
-            row = old_rows.get(key) if same else None
-            rows[key] = row if row is not None else _row(stamp)
-        book = cls(text, digest, signatures, rows)
+        book = cls(text, digest, signatures)
         book.__dict__["stamps"] = stamps
         return book
 
     @cached_property
     def stamps(self) -> dict[str, Stamp]:
-        """Every stamp (read again from the text if a kept row is not as written)."""
-        out = {}
-        for key, row in self.rows.items():
-            stamp = _row_stamp(row)
-            if stamp is None:
-                return _validate(self.text)
-            out[key] = stamp
-        return out
+        return {key: Stamp(*review_lines.stamp_fields(line)) for key, line in self.lines.items()}
 
     def stamp(self, key: str) -> Stamp | None:
-        if "stamps" in self.__dict__ or key not in self.rows:
+        if "stamps" in self.__dict__ or key not in self.lines:
             return self.stamps.get(key)
-        return _row_stamp(self.rows[key]) or self.stamps.get(key)
-
-
-def _row(stamp: Stamp) -> str:
-    """A stamp as the cache keeps it: JSON `[source, target, by, at]`."""
-    return _ROW_ENCODER.encode([stamp.source, stamp.target, stamp.by, stamp.at])
-
-
-_ROW_ENCODER = json.JSONEncoder(ensure_ascii=False)
-"""One encoder for every row: `json.dumps(..., ensure_ascii=False)` builds a new one per call,
-a fifth of reading a 70,000-stamp file."""
-
-
-def _row_stamp(row: str) -> Stamp | None:
-    """A stamp from its cache row `[source, target, by, at]`; None unless exactly that."""
-    try:
-        source, target, by, at = json.loads(row)
-    except (ValueError, TypeError):
-        return None
-    ends = (source, target)
-    if not all(type(end) is dict and all(type(v) is str for v in end.values()) for end in ends):
-        return None
-    if not all(v is None or type(v) is str for v in (by, at)):
-        return None
-    return Stamp(source, target, by, at)
+        return Stamp(*review_lines.stamp_fields(self.lines[key]))
 
 
 def reviews_path(root: Path) -> Path:
@@ -264,66 +217,39 @@ def read_reviews(root: Path) -> ReviewBook | None:
         )
     yaml_source.check_size(path, REVIEWS_REL)
     text = yaml_source.read_text(path, REVIEWS_REL)
-    return parse_reviews(text, root)
+    return parse_reviews(text)
 
 
 _CACHE: dict[str, ReviewBook] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def parse_reviews(text: str, root: Path | None = None) -> ReviewBook:
-    """The stamps of a `reviews.yaml` text. The last few texts parsed are remembered, and with
-    the project `root` also kept in `.catdoc/cache/reviews.json` for the next process: parsing
-    and checking 70,000 stamps from YAML takes seconds, reading them back from JSON a tenth."""
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+def parse_reviews(text: str) -> ReviewBook:
+    """The stamps of a `reviews.yaml` text; the last few texts parsed are remembered. A file in
+    CatDoc's own layout is read line by line (`catdoc.review_lines`), any other through YAML."""
+    digest = _digest(text)
     with _CACHE_LOCK:
         found = _CACHE.get(digest)
     if found is not None:
         return found
-    book = _from_cache(root, text, digest) if root is not None else None
-    if book is None:
+    lines = review_lines.read(text)
+    if lines is None:
         book = ReviewBook.of(_validate(text), text, digest)
-        if root is not None:
-            _to_cache(root, book)
-    with _CACHE_LOCK:
-        if len(_CACHE) >= 4:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[digest] = book
+    else:
+        book = ReviewBook(text, digest, lines.signatures, lines.lines)
+    _keep(book)
     return book
 
 
-CACHE_FILE = "reviews.json"
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def _from_cache(root: Path, text: str, digest: str) -> ReviewBook | None:
-    """The book kept for the text with this digest; None when absent, stale or not as written.
-    It is derived data (delete `.catdoc/cache/` to rebuild it); rows are checked when used."""
-    try:
-        path = cache_dir(root) / CACHE_FILE
-        with path.open("rb") as handle:
-            if os.fstat(handle.fileno()).st_size > 2 * yaml_source.MAX_FILE_BYTES:
-                return None
-            data = json.loads(handle.read())
-        if not isinstance(data, dict) or data.get("digest") != digest:
-            return None
-        signatures, rows = data["signatures"], data["rows"]
-        tables = (signatures, rows)
-        if not all(type(t) is dict and all(type(v) is str for v in t.values()) for t in tables):
-            return None
-        if signatures.keys() != rows.keys():
-            return None
-        return ReviewBook(text, digest, signatures, rows)
-    except (OSError, ValueError, TypeError, KeyError, AttributeError, CatDocError):
-        return None
-
-
-def _to_cache(root: Path, book: ReviewBook) -> None:
-    """Keep the parsed stamps for the next process; a cache that cannot be written is skipped."""
-    data = {"digest": book.digest, "signatures": book.signatures, "rows": book.rows}
-    try:
-        atomic_write(cache_dir(root) / CACHE_FILE, json.dumps(data, ensure_ascii=False))
-    except (OSError, CatDocError):
-        return
+def _keep(book: ReviewBook) -> None:
+    with _CACHE_LOCK:
+        if len(_CACHE) >= 4:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[book.digest] = book
 
 
 def _validate(text: str) -> dict[str, Stamp]:
@@ -391,16 +317,10 @@ def new_text(stamps: dict[str, Stamp]) -> str:
     return f"{HEADER}version: {FORMAT_VERSION}\nstamps:" + ("\n" + body if body else " {}\n")
 
 
-def remember(root: Path, text: str, stamps: dict[str, Stamp], previous: ReviewBook | None) -> None:
-    """Keep the stamps of a text an edit is writing (in memory and in the cache), so the next
-    read of `reviews.yaml` does not parse what was just rendered."""
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    book = ReviewBook.of(stamps, text, digest, previous)
-    _to_cache(root, book)
-    with _CACHE_LOCK:
-        if len(_CACHE) >= 4:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[digest] = book
+def remember(text: str, stamps: dict[str, Stamp], previous: ReviewBook | None) -> None:
+    """Keep the stamps of a text an edit is writing, so the next read of `reviews.yaml` in this
+    process does not parse what was just rendered."""
+    _keep(ReviewBook.of(stamps, text, _digest(text), previous))
 
 
 def render(book: ReviewBook | None, stamps: dict[str, Stamp]) -> str | None:

@@ -199,7 +199,7 @@ def finish_reviews(edit: ModelEdit, models: Mapping[str, ModelFile]) -> str | No
         )
     text = render(book, stamps)
     if text is not None:
-        remember(edit.root, text, stamps, book)
+        remember(text, stamps, book)
     return text
 
 
