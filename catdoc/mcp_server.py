@@ -8,8 +8,6 @@ so an assistant can read the code and the hint and try again; nothing a client s
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import functools
 import inspect
 import json
@@ -17,10 +15,11 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
@@ -30,14 +29,9 @@ from pydantic import TypeAdapter, ValidationError
 from catdoc import __version__, mcp_progress
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, not_found
 from catdoc.mcp_hints import speak_mcp
-from catdoc.mcp_transport import (
-    MAX_ECHO_CHARS,
-    MAX_ERROR_CHARS,
-    BoundedLogFormatter,
-    run_stdio,
-    scrub_surrogates,
-    shorten,
-)
+from catdoc.mcp_lines import MAX_ECHO_CHARS, claimed_stdio, shorten
+from catdoc.mcp_start import Opening, main
+from catdoc.mcp_transport import MAX_ERROR_CHARS, run_stdio, scrub_surrogates
 from catdoc.progress import no_progress
 from catdoc.service import CatDoc
 from catdoc.web.activity import ActivityLog
@@ -116,7 +110,12 @@ class CatDocMCPServer(MCPServer):
 
     async def run_stdio_async(self) -> None:
         """Serve over stdio with CatDoc's defensive reader (see `catdoc.mcp_transport`)."""
-        await run_stdio(self._lowlevel_server)
+        with claimed_stdio() as wire:
+            await run_stdio(self._lowlevel_server, Opening(wire, None))
+
+    def serve_stdio(self, opening: Opening) -> None:
+        """Serve over the wire `catdoc.mcp_start` opened, from the lines it held onwards."""
+        anyio.run(run_stdio, self._lowlevel_server, opening)
 
     def catdoc_tool(
         self,
@@ -332,17 +331,15 @@ def build_server(
     return server
 
 
-def serve(
+def start_server(
     project: Path | str | None = None,
     *,
     dashboard: bool = False,
     port: int | None = None,
     read_only: bool = False,
-) -> None:
-    """Run the stdio server until the client closes stdin. Logs go to stderr only."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(BoundedLogFormatter("catdoc-mcp %(levelname)s %(message)s"))
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
+) -> CatDocMCPServer:
+    """The server `catdoc mcp` runs, with its dashboard (if asked for and it can start), the
+    vectors' progress logged and the model loading in the background."""
     svc = CatDoc(project)
     activity = ActivityLog() if dashboard else None
     url = _start_dashboard(svc, port, activity) if activity else None
@@ -350,8 +347,7 @@ def serve(
     server.activity = activity if url else None
     svc.watch_vectors(log_vector_progress)
     threading.Thread(target=_load_and_log, args=(svc,), name="catdoc-load", daemon=True).start()
-    with contextlib.suppress(KeyboardInterrupt):
-        server.run("stdio")
+    return server
 
 
 def log_vector_progress(step: str, done: int, total: int | None) -> None:
@@ -390,38 +386,6 @@ def _start_dashboard(svc: CatDoc, port: int | None, activity: ActivityLog) -> st
     board.start_in_background()
     logger.info("The dashboard runs at %s", board.url)
     return board.url
-
-
-def port_number(text: str) -> int:
-    """A TCP port, 0–65535 (argparse type; 0 picks a free one)."""
-    try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0–65535, 0: any free)")
-    return port
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `catdoc-mcp` console script."""
-    parser = argparse.ArgumentParser(
-        prog="catdoc-mcp",
-        description="Serve a CatDoc project to AI assistants over MCP (stdio). "
-        "Example: catdoc-mcp --project /path/to/repo",
-    )
-    parser.add_argument(
-        "--project", "-C", metavar="DIR", help="a directory inside the project (default: cwd)"
-    )
-    parser.add_argument("--dashboard", action="store_true", help="also start the dashboard")
-    parser.add_argument("--port", type=port_number, metavar="N", help="dashboard port")
-    parser.add_argument(
-        "--read-only", action="store_true", help="serve no tool that writes (no edits, imports)"
-    )
-    parser.add_argument("--version", action="version", version=f"catdoc-mcp {__version__}")
-    args = parser.parse_args(argv)
-    serve(args.project, dashboard=args.dashboard, port=args.port, read_only=args.read_only)
-    return 0
 
 
 if __name__ == "__main__":

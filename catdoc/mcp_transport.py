@@ -16,10 +16,9 @@ import os
 import re
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
@@ -31,39 +30,28 @@ from mcp.types import (
     PARSE_ERROR,
     JSONRPCError,
     JSONRPCMessage,
+    JSONRPCRequest,
+    JSONRPCResponse,
     jsonrpc_message_adapter,
 )
 
+from catdoc.mcp_lines import MAX_ECHO_CHARS, MAX_MESSAGE_BYTES, TooLong, shorten
+from catdoc.mcp_lines import LineFramer as LineFramer  # the reader's framing, named with it
+
+if TYPE_CHECKING:
+    from catdoc.mcp_start import Opening
+
 logger = logging.getLogger("catdoc.mcp")
 
-MAX_MESSAGE_BYTES = 16 * 1024 * 1024
-"""Largest message (one line, in bytes) the server reads; a longer line is skipped and answered
-with -32600. CatDoc's arguments are ids, queries and paths (documents are imported by path), so
-real messages are a few kilobytes."""
-MAX_ECHO_CHARS = 200
-"""Longest client value (tool name, argument name, id) repeated in an error; longer ones are cut
-to this many characters plus "… (N characters)". Also the longest request id the server accepts."""
 MAX_ERROR_CHARS = 2_000
 """Longest error text the server sends (JSON-RPC error messages, tool error messages)."""
-MAX_LOG_LINE_CHARS = 500
-"""Longest line of one log record on stderr; longer lines are cut like echoed values."""
-MAX_LOG_LINES = 100
-"""Most lines of one log record on stderr (the first and last halves are kept)."""
 STDIN_CLOSED_GRACE_SECONDS = 3.0
 """How long calls still running when the client leaves may take before the process exits."""
 MAX_BATCH_REPLIES = 100
 """Most members of one (refused) batch answered by id, so a batch cannot multiply output."""
-READ_CHUNK_BYTES = 64 * 1024
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def shorten(text: str, limit: int = MAX_ECHO_CHARS) -> str:
-    """`text`, or its first `limit` characters and its length when it is longer."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text):,} characters)"
 
 
 def scrub_surrogates(value: Any) -> Any:
@@ -99,54 +87,6 @@ def map_strings(value: Any, change: Callable[[str], str]) -> Any:
                 if isinstance(item, list | dict):
                     stack.append(item)
     return root[0]
-
-
-@dataclass(frozen=True)
-class TooLong:
-    """A line that exceeded `MAX_MESSAGE_BYTES` and was skipped; `size` counts what was read."""
-
-    size: int
-
-
-class LineFramer:
-    """Cuts a byte stream into lines, never holding more than `limit` bytes of one line."""
-
-    def __init__(self, limit: int = MAX_MESSAGE_BYTES) -> None:
-        self.limit = limit
-        self._buffer = bytearray()
-        self._skipped = 0  # bytes of an over-long line dropped so far (0: not skipping)
-
-    def feed(self, chunk: bytes) -> Iterator[bytes | TooLong]:
-        """The complete lines (without their newline) that `chunk` finishes."""
-        start = 0
-        while True:
-            end = chunk.find(b"\n", start)
-            piece = chunk[start:] if end < 0 else chunk[start:end]
-            if self._skipped:
-                self._skipped += len(piece)
-            elif len(self._buffer) + len(piece) > self.limit:
-                self._skipped = len(self._buffer) + len(piece)
-                self._buffer.clear()
-            else:
-                self._buffer += piece
-            if end < 0:
-                return
-            if self._skipped:
-                yield TooLong(self._skipped)
-                self._skipped = 0
-            else:
-                yield bytes(self._buffer)
-                self._buffer.clear()
-            start = end + 1
-
-    def close(self) -> Iterator[bytes | TooLong]:
-        """The last line when the stream ends without a newline."""
-        if self._skipped:
-            yield TooLong(self._skipped)
-        elif self._buffer.strip():
-            yield bytes(self._buffer)
-        self._skipped = 0
-        self._buffer.clear()
 
 
 Reply = dict[str, Any] | list[dict[str, Any]]
@@ -274,17 +214,6 @@ def encode_reply(reply: Reply) -> bytes:
     return json.dumps(reply, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
-class BoundedLogFormatter(logging.Formatter):
-    """Cuts long lines and long records, so a hostile value cannot flood stderr."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        lines = [shorten(line, MAX_LOG_LINE_CHARS) for line in super().format(record).splitlines()]
-        if len(lines) > MAX_LOG_LINES:
-            half = MAX_LOG_LINES // 2
-            lines = [*lines[:half], f"… ({len(lines) - 2 * half:,} lines)", *lines[-half:]]
-        return "\n".join(lines)
-
-
 def _exit_now() -> None:
     """Leave although a call (or a blocked read) still runs: the client has gone (stdin closed
     or stdout broken), so nobody can get its answer."""
@@ -299,84 +228,69 @@ def _exit_now() -> None:
     os._exit(0)
 
 
-@asynccontextmanager
-async def _claimed_stdio() -> AsyncIterator[tuple[int, int]]:
-    """Private copies of fds 0 and 1 for the wire; while serving, fd 0 reads /dev/null and fd 1
-    writes to stderr, so stray prints or child processes cannot corrupt the protocol stream."""
-    sys.stdout.flush()
-    wire_in, wire_out = os.dup(0), os.dup(1)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    os.dup2(2, 1)
-    try:
-        yield wire_in, wire_out
-    finally:
-        sys.stdout.flush()
-        os.dup2(wire_in, 0)
-        os.dup2(wire_out, 1)
-        os.close(wire_out)
-        # wire_in stays open: a reader thread may still be blocked on it.
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-async def run_stdio(server: Server[Any]) -> None:
-    """Serve `server` over stdin/stdout until the client leaves (stdin closes or stdout breaks).
+async def run_stdio(server: Server[Any], opening: Opening) -> None:
+    """Serve `server` over the wire `opening` claimed until the client leaves (stdin closes or
+    stdout breaks): first the lines `opening` read before the server was built, then the rest.
 
     `STDIN_CLOSED_GRACE_SECONDS` after that the process ends, even if a call never returns (a
     Python thread cannot be stopped), unless it has ended by itself.
     """
-    async with _claimed_stdio() as (wire_in, wire_out):
-        read_send, read_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-        write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
-        write_lock = anyio.Lock()
-        broken = False  # the client stopped reading stdout
-        watchdog = threading.Timer(STDIN_CLOSED_GRACE_SECONDS, _exit_now)
-        watchdog.daemon = True
+    read_send, read_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
+    write_lock = anyio.Lock()
+    broken = False  # the client stopped reading stdout
+    watchdog = threading.Timer(STDIN_CLOSED_GRACE_SECONDS, _exit_now)
+    watchdog.daemon = True
 
-        async def write(data: bytes) -> None:
-            nonlocal broken
-            async with write_lock:
-                if broken:
-                    return
-                try:
-                    await anyio.to_thread.run_sync(_write_all, wire_out, data)
-                except OSError as exc:  # nothing more can be said: stop reading too
-                    logger.warning("Cannot write to stdout (%s); stopping.", exc)
-                    broken = True
-                    reading.cancel()
+    async def write(data: bytes) -> None:
+        nonlocal broken
+        async with write_lock:
+            if broken:
+                return
+            try:
+                await anyio.to_thread.run_sync(opening.wire.write, data)
+            except OSError as exc:  # nothing more can be said: stop reading too
+                logger.warning("Cannot write to stdout (%s); stopping.", exc)
+                broken = True
+                reading.cancel()
 
-        async def read_lines() -> None:
-            framer = LineFramer()
-            async with read_send:
-                with reading:
-                    while True:
-                        chunk = await anyio.to_thread.run_sync(
-                            os.read, wire_in, READ_CHUNK_BYTES, abandon_on_cancel=True
-                        )
-                        for line in framer.feed(chunk) if chunk else framer.close():
-                            outcome = read_message(line)
-                            if isinstance(outcome, dict | list):
-                                await write(encode_reply(outcome))
-                            elif outcome is not None:
-                                await read_send.send(SessionMessage(outcome))
-                        if not chunk:
-                            break
-            watchdog.start()
+    async def take(line: bytes | TooLong) -> None:
+        outcome = read_message(line)
+        if isinstance(outcome, dict | list):
+            await write(encode_reply(outcome))
+        elif outcome is not None:
+            if isinstance(outcome, JSONRPCRequest):
+                opening.incoming(outcome.id, outcome.method, outcome.params)
+            await read_send.send(SessionMessage(outcome))
 
-        async def write_messages() -> None:
-            async with write_receive:
-                async for session_message in write_receive:
-                    await write(encode_message(session_message.message))
+    async def read_lines() -> None:
+        async with read_send:
+            with reading:
+                for line in opening.take_pending():
+                    await take(line)
+                while True:
+                    chunk = await anyio.to_thread.run_sync(
+                        opening.inbox.read, abandon_on_cancel=True
+                    )
+                    for line in opening.framer.feed(chunk) if chunk else opening.framer.close():
+                        await take(line)
+                    if not chunk:
+                        break
+        watchdog.start()
 
-        reading = anyio.CancelScope()
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(read_lines)
-            tasks.start_soon(write_messages)
-            await server.run(read_receive, write_send, server.create_initialization_options())
-            reading.cancel()
+    async def write_messages() -> None:
+        async with write_receive:
+            async for session_message in write_receive:
+                message = session_message.message
+                if isinstance(message, JSONRPCResponse | JSONRPCError):
+                    result = message.result if isinstance(message, JSONRPCResponse) else None
+                    if not opening.outgoing(message.id, result):
+                        continue
+                await write(encode_message(message))
+
+    reading = anyio.CancelScope()
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(read_lines)
+        tasks.start_soon(write_messages)
+        await server.run(read_receive, write_send, server.create_initialization_options())
+        reading.cancel()

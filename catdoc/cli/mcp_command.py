@@ -42,7 +42,7 @@ def mcp(
     catdoc mcp --project /path/to/repo
     claude mcp add catdoc -- catdoc mcp --project /path/to/repo
     """
-    from catdoc.mcp_server import serve
+    from catdoc.mcp_start import serve
 
     serving()
 
