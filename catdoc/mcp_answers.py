@@ -28,6 +28,8 @@ PACKAGES = ("catdoc", "mcp", "mcp_types", "pydantic", "pydantic_core")
 """The packages whose code makes the answers (tools, their schemas, the wire shapes)."""
 MAX_VERSIONS = 8
 """Most requested protocol versions kept in one file (a client may ask for any string)."""
+MAX_VERSION_CHARS = 64
+"""Longest requested protocol version whose answers are kept (real ones are dates)."""
 MAX_FILES = 8
 """Most answer files kept in the cache directory (one per code state and set of options)."""
 PREFIX = "mcp-answers-"
@@ -82,8 +84,10 @@ class AnswerCache:
             data = json.loads(self.path.read_text("utf-8"))
         except (OSError, ValueError):
             return {}
-        answers = data.get("answers") if isinstance(data, dict) else None
-        if data.get("format") != FORMAT or not isinstance(answers, dict):
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            return {}
+        answers = data.get("answers")
+        if not isinstance(answers, dict):
             return {}
         return {
             version: pair
@@ -111,7 +115,7 @@ class AnswerCache:
                 "The tool list sent at start-up was out of date (kept from an earlier start); "
                 "the next start sends the current one. Call tools/list to read it now."
             )
-        elif len(self.answers) >= MAX_VERSIONS:
+        elif len(self.answers) >= MAX_VERSIONS or len(version) > MAX_VERSION_CHARS:
             return
         self.answers[version] = pair
         self._write()

@@ -20,7 +20,7 @@ from mcp.types import InitializeRequestParams
 from mcp_project import make_project, served_tools
 from pydantic import ValidationError
 
-from catdoc.mcp_answers import PREFIX, AnswerCache, fingerprint
+from catdoc.mcp_answers import MAX_FILES, MAX_VERSIONS, PREFIX, AnswerCache, fingerprint
 from catdoc.mcp_start import Built, Opening, _plain_initialize
 
 REPO = Path(__file__).resolve().parents[1]
@@ -171,6 +171,22 @@ def test_the_fingerprint_follows_options_and_source_files(
     assert fingerprint({"read_only": False}, ("toolsource",)) == before
     (package / "tools.py").write_text("NEW = 2\n")
     assert fingerprint({"read_only": False}, ("toolsource",)) != before
+
+
+@pytest.mark.parametrize("text", ["", "[1, 2]", "{not json", '{"format": 1, "answers": [1]}'])
+def test_an_unreadable_answers_file_is_no_answers(tmp_path: Path, text: str) -> None:
+    (tmp_path / "answers.json").write_text(text)
+    assert AnswerCache(tmp_path / "answers.json").lookup("2025-06-18", "initialize") is None
+
+
+def test_answers_are_kept_for_a_bounded_set_of_versions_and_files(tmp_path: Path) -> None:
+    for index in range(MAX_FILES + 3):
+        kept = AnswerCache(tmp_path / f"{PREFIX}{index:02}.json")
+        for version in ["x" * 65, *(f"v{n}" for n in range(MAX_VERSIONS + 2))]:
+            kept.observe(version, {"protocolVersion": version}, {"tools": []})
+    assert len(list(tmp_path.glob(f"{PREFIX}*.json"))) == MAX_FILES
+    again = AnswerCache(kept.path)
+    assert len(again.answers) == MAX_VERSIONS and "x" * 65 not in again.answers
 
 
 # ------------------------------------------------------------- the opening, in process
