@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catdoc.search import ranking
+from catdoc.search import ranking, series
 from catdoc.search.query import parse
 from catdoc.search.synonyms import expand, synonyms
 from catdoc.service import CatDoc
@@ -314,3 +315,119 @@ def test_a_stub_that_mentions_the_words_ranks_below_a_page_about_them(
     assert signals["stub"]["length_raw"] < 1.0 == signals["page"]["length_raw"]
     monkeypatch.setattr(ranking, "DOCUMENT_WEIGHTS", {**ranking.DOCUMENT_WEIGHTS, "length": 0.0})
     assert svc.search(query + " ").results[0].id == "stub"  # the prior decides
+
+
+# ---------------------------------------------------------------------------- versioned series
+def test_versions_are_numbers_joined_by_dots() -> None:
+    assert series.pattern_of("Django 1.0.2 release notes") == ("django # release notes", "1.0.2")
+    assert series.pattern_of("What's new in SQLAlchemy 2.1?") == (
+        "what's new in sqlalchemy #?",
+        "2.1",
+    )
+    assert series.pattern_of("Writing your first app, part 2") is None
+    assert series.named_versions("did filter_by() change in 2.1, or in 2.0?") == {"2.1", "2.0"}
+    assert series.named_versions("Python 3 and IPv4") == frozenset()
+
+
+VERSIONS = st.lists(st.integers(0, 99), min_size=2, max_size=4).map(
+    lambda parts: ".".join(map(str, parts))
+)
+
+
+@given(VERSIONS, VERSIONS, st.sampled_from(["Acme {} release notes", "{} Changelog", "Sphinx {}"]))
+@settings(max_examples=40)
+def test_titles_equal_but_for_their_versions_share_a_pattern(
+    first: str, second: str, title: str
+) -> None:
+    one, two = series.pattern_of(title.format(first)), series.pattern_of(title.format(second))
+    assert one is not None and two is not None
+    assert one[0] == two[0] and (one[1], two[1]) == (first, second)
+    other = series.pattern_of(("Beta " + title).format(first))
+    assert other is not None and other[0] != one[0]
+
+
+def test_series_members_are_counted_over_every_title(tmp_path: Path) -> None:
+    """The engine counts a pattern's documents among those holding its words in their titles;
+    that must be the count over every title (spelling, stop words, numbers-only titles)."""
+    titles = [
+        "Acme 1.0 release notes",
+        "ACME 1.1 Release Notes",
+        "Acme 2.0.1 release notes",
+        "Acme release notes",
+        "Acme 3.0 release notes and more",
+        "What's new in Acme 2.0?",
+        "What's new in Acme 2.1?",
+        "1.0",
+        "2.0",
+        "3.1.4",
+        "Installing 2.0 on Linux",
+    ]
+    objects = [(f"doc-{n}", title, f"Text {n} about acme.") for n, title in enumerate(titles)]
+    svc = CatDoc(write_model(tmp_path / "titles", objects))
+    svc.search("acme")  # builds the index
+    engine = svc.search_engine()
+    facts = engine._facts("documents", {k.rowid for k in engine.index.known().values()})
+    found = {facts[rowid].row["id"]: v for rowid, v in engine._series_members(facts).items()}
+    patterns = {f"doc-{n}": series.pattern_of(title) for n, title in enumerate(titles)}
+    sizes = Counter(p[0] for p in patterns.values() if p)
+    expected = {i: p[1] for i, p in patterns.items() if p and sizes[p[0]] >= series.MIN_SERIES}
+    assert found == expected
+    assert set(expected) == {"doc-0", "doc-1", "doc-2", "doc-7", "doc-8", "doc-9"}
+
+
+def test_the_series_prior_spares_the_version_a_query_names() -> None:
+    named = series.named_versions("what changed in 2.1")
+    assert series.prior(None, named) == 1.0
+    assert series.prior("2.1", named) == 1.0
+    assert series.prior("2.1.3", named) == series.prior("2.0", named) == series.SHARE < 1.0
+
+
+def _release_notes_project(base: Path) -> Path:
+    """Three release notes that name the upload limit in passing among many other changes, and
+    one guide about it."""
+    changes = [
+        "Upload size limit error messages now name the limit.",
+        "The export job retries failed files.",
+        "Invoices show the currency.",
+        "Logging includes the request duration.",
+        "Refunds are recorded on the original order.",
+    ]
+    guide = (
+        "Uploads larger than the configured size are refused before the body is read. "
+        "Raise the limit in the settings; the error page explains the limit to the user. "
+        + " ".join(FILLER[:4])
+    )
+    objects: list[tuple[str, str | None, str]] = [
+        *(
+            (f"notes-{v}", f"Acme {v} release notes", " ".join(changes[n:] + changes[:n]))
+            for n, v in enumerate(["1.0", "1.1", "2.0"])
+        ),
+        ("guide", "Handling large files", guide),
+        *((f"filler-{n}", f"Note {n}", " ".join(FILLER[n:] + FILLER[:n])) for n in range(6)),
+    ]
+    return write_model(base / "series", objects)
+
+
+def test_release_notes_rank_below_the_page_about_the_subject(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Release notes mention every subject in passing; the series prior puts the page about it
+    (and its passage) first unless the query names a release."""
+    svc = CatDoc(_release_notes_project(tmp_path))
+    query = "upload size limit error"
+    hits = svc.search(query, debug=True).results
+    assert hits[0].id == "guide"
+    signals = {h.id: h.signals or {} for h in hits}
+    assert signals["notes-1.1"]["series_raw"] == series.SHARE
+    assert signals["guide"]["series_raw"] == 1.0 and signals["guide"]["series"] == 0.0
+    for hit in hits:  # what the prior took off is a contribution like the others
+        contributions = [v for k, v in (hit.signals or {}).items() if not k.endswith("_raw")]
+        assert sum(contributions) == pytest.approx(hit.score, abs=1e-5)
+    named = {h.id: h.signals or {} for h in svc.search(query + " in 1.1", debug=True).results}
+    assert named["notes-1.1"]["series_raw"] == 1.0 > named["notes-2.0"]["series_raw"]
+    passages = svc.search(query, scope="chunks", debug=True).results
+    assert passages[0].id == "guide"
+    assert {h.id: (h.signals or {})["series_raw"] for h in passages}["notes-2.0"] == series.SHARE
+    assert "series_raw" not in (svc.search(query, mode="text", debug=True).results[0].signals or {})
+    monkeypatch.setattr(series, "SHARE", 1.0)
+    assert svc.search(query + " ").results[0].id.startswith("notes-")  # the prior decides

@@ -30,7 +30,7 @@ from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
 from catdoc.paging import check_page
 from catdoc.progress import Progress, no_progress
 from catdoc.project import CACHE_DIR, CATDOC_DIR, InsideResolver, cache_dir, stamp
-from catdoc.search import lengths, ranking, semantic
+from catdoc.search import lengths, ranking, semantic, series
 from catdoc.search.filters import (
     Condition,
     FilterLookups,
@@ -124,6 +124,8 @@ class _Facts:
     concepts: tuple[tuple[str, frozenset[str]], ...]
     length: int = 0
     """The document's tokens (a chunk: its document's), as FTS5 counts them for BM25."""
+    pattern: tuple[str, str] | None = None
+    """The title's pattern and version number (see `series.pattern_of`)."""
 
 
 class SearchEngine:
@@ -147,6 +149,8 @@ class SearchEngine:
         self._rankings: dict[tuple[object, ...], _Ranking] = {}
         self._average_length = (-1, 0.0)
         """(generation, mean tokens per document) of the index when last read."""
+        self._series: tuple[int, dict[str, int]] = (-1, {})
+        """(generation, title pattern → documents sharing it) of the versioned titles seen."""
         self.last_sync = SyncStats()
         self.total_indexed = 0
         self.background_progress: Progress = no_progress
@@ -551,10 +555,13 @@ class SearchEngine:
         wanted: int,
         near: int,
         among: list[int] | None = None,
+        *,
+        priors: bool = True,
     ) -> _Ranking:
         """Every candidate of a query, best first: `wanted` from each text signal, `near` from
         the vectors (see `ranking` for how the signals combine). With `among`, the text signals
-        consider only those rows (the vectors still look at every row)."""
+        consider only those rows (the vectors still look at every row). `priors`: hybrid scores
+        are multiplied by the `series` prior (not a document's passages: the document has it)."""
         index = self.index
         expansions = _expansions(parsed.words) if "wordnet" in weights else {}
         strings = {
@@ -620,10 +627,14 @@ class SearchEngine:
             )
         share = 1.0 / len(query_terms) if query_terms else 0.0
         average = self._mean_length() if weights.get("length") else 0.0
+        priors = priors and mode == "hybrid"
+        versions = self._series_members(facts) if priors else {}
+        named = series.named_versions(query)
 
         def signals_of(rowid: int) -> dict[str, float]:
             fact = facts[rowid]
-            return {
+            prior = {"series": series.prior(versions.get(rowid), named)} if priors else {}
+            return prior | {
                 "length": ranking.length_share(fact.length, average),
                 "vector": max(0.0, vector.get(rowid, 0.0)),
                 "bm25": terms_scaled.get(rowid, 0.0),
@@ -648,7 +659,7 @@ class SearchEngine:
                 + w_title * len(query_terms & fact.title_terms)
                 + w_concept * len(query_terms & fact.concept_terms)
                 + w["length"] * ranking.length_share(fact.length, average)
-            )
+            ) * series.prior(versions.get(rowid), named)
             scored.append((-score, fact.row["id"], rowid))
         scored.sort()
         either = any_of([e for e in (original, expanded) if e])
@@ -677,7 +688,17 @@ class SearchEngine:
         weights = ranking.weights_for("passages", mode, vector=matrix is not None)
         among = self.index.chunks_of(sorted(docs))
         chunks = self._ranking(
-            parsed, query, mode, "chunks", cond, weights, matrix, PASSAGE_CANDIDATES, near, among
+            parsed,
+            query,
+            mode,
+            "chunks",
+            cond,
+            weights,
+            matrix,
+            PASSAGE_CANDIDATES,
+            near,
+            among,
+            priors=False,
         )
         facts = self._facts("chunks", {rowid for _, _, rowid in chunks.scored})
         best: dict[int, float] = {}
@@ -706,6 +727,7 @@ class SearchEngine:
                         concept_terms=frozenset().union(*(terms for _, terms in concepts)),
                         concepts=concepts,
                         length=sizes.get(rowid, 0),
+                        pattern=series.pattern_of(row["title"]),
                     )
             else:
                 rows = index.chunk_rows(missing)
@@ -719,10 +741,45 @@ class SearchEngine:
                         concept_terms=doc.concept_terms,
                         concepts=doc.concepts,
                         length=doc.length,
+                        pattern=doc.pattern,
                     )
             if len(rows) < len(missing):
                 raise DamagedIndexError(f"{len(missing) - len(rows)} {scope} rows are missing")
         return {rowid: cache[rowid] for rowid in rowids}
+
+    def _series_members(self, facts: dict[int, _Facts]) -> dict[int, str]:
+        """rowid → version of the candidates that belong to a versioned series (see `series`).
+        Only titles holding a version number are looked at, and each pattern's documents are
+        counted once per write, among the rows holding its words in their titles."""
+        generation, sizes = self._series
+        if generation != self._generation:
+            sizes = {}
+            self._series = (self._generation, sizes)
+        out = {}
+        for rowid, fact in facts.items():
+            if fact.pattern is None:
+                continue
+            pattern, version = fact.pattern
+            if pattern not in sizes:
+                sizes[pattern] = self._pattern_size(pattern)
+            if sizes[pattern] >= series.MIN_SERIES:
+                out[rowid] = version
+        return out
+
+    def _pattern_size(self, pattern: str) -> int:
+        """How many documents' titles have this pattern (see `series.pattern_of`)."""
+        words = tokens(pattern)
+        if words:
+            titles = self.index.conn.execute(
+                "SELECT d.title FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid "
+                "WHERE docs_fts MATCH ?",
+                (f"{{title}} : ({' '.join(fts_string([w]) for w in dict.fromkeys(words))})",),
+            )
+        else:  # only numbers: every title with a version number is a candidate
+            titles = self.index.conn.execute(
+                "SELECT title FROM docs WHERE title GLOB '*[0-9].[0-9]*'"
+            )
+        return sum(1 for (title,) in titles if (series.pattern_of(title) or ("",))[0] == pattern)
 
     def _mean_length(self) -> float:
         """The mean tokens per document, read once per write (see `lengths`)."""
