@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from catdoc import journal, yaml_lines, yaml_source
+from catdoc import journal, parsed_cache, yaml_lines, yaml_source
 from catdoc.errors import (
     LOAD_ERROR,
     PATH_OUTSIDE_PROJECT,
@@ -659,7 +659,8 @@ def _load_once(root: Path) -> Project:
     with gc_paused():
         for path in model_files(root):
             rel = path.relative_to(root).as_posix()
-            data, text = _parse_yaml(path, rel)
+            text = yaml_source.read_text(path, rel)
+            data = parsed_cache.parse(path, rel, text, functools.partial(_parsed_folder, root))
             version.add(path.name, text.encode("utf-8"))  # the bytes read, decoded exactly
             model = _validate_file(data, text, rel)
             _stamp_origin(model, rel, {})
@@ -718,6 +719,13 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+def _parsed_folder(root: Path) -> Path:
+    """`.catdoc/cache/parsed/` (see `catdoc.parsed_cache`), made and checked inside."""
+    path = cache_dir(root) / "parsed"
+    path.mkdir(exist_ok=True)
+    return inside_catdoc(root, path)
 
 
 def cache_dir(root: Path) -> Path:
