@@ -140,7 +140,7 @@ def test_an_entry_removed_and_added_again_is_there_once(whole: bool) -> None:
 
 @pytest.mark.parametrize("header", ["", "   # maps"])
 @pytest.mark.parametrize("trailing", ["", "  # trailing note\n"])
-@pytest.mark.parametrize("after", ["", "naturalTransformations: []\n"])  # a flow list: whole edit
+@pytest.mark.parametrize("after", ["", "naturalTransformations: []\n"])
 def test_removing_the_last_entry_under_a_comment_leaves_an_empty_list(
     header: str, trailing: str, after: str
 ) -> None:
@@ -156,3 +156,42 @@ def test_removing_the_last_entry_under_a_comment_leaves_an_empty_list(
     assert rendered is not None
     assert yaml_rs.loads(rendered)["functors"] == []
     assert "# the only functor" in rendered
+
+
+@pytest.mark.parametrize(
+    ("written", "grown"),
+    [
+        ("functors: []\n", "functors:\n{items}\n"),
+        ("functors:   [ ]   # none yet\n", "functors:   # none yet\n{items}\n"),
+        ("functors: []", "functors:\n{items}\n"),  # no line end at the end of the file
+        ("functors:\n", "functors:\n{items}\n"),
+        ("functors:\n# closing words\n", "functors:\n{items}\n# closing words\n"),
+    ],
+    ids=["flow", "flow-comment", "no-line-end", "null", "null-comment"],
+)
+def test_items_added_to_an_empty_section_leave_the_rest_byte_for_byte(
+    written: str, grown: str
+) -> None:
+    """`functors: []` (as `catdoc init` writes) takes new items in place: the file is not
+    re-dumped, so the comments, blank lines and spacing elsewhere stay exactly as they were."""
+    head = "# The model.\ncategories:\n  - id: a   # first\n    name:   A\n\n# Traceability:\n"
+    edited = EntryFile.open("category.yaml", head + written)
+    edited.entry("categories", "a")["name"] = "A again"
+    edited.append("functors", CommentedMap(id="f", sourceCategory="a", targetCategory="a"))
+    edited.append("functors", CommentedMap(id="g", sourceCategory="a", targetCategory="a"))
+    items = "  - id: f\n    sourceCategory: a\n    targetCategory: a\n" + (
+        "  - id: g\n    sourceCategory: a\n    targetCategory: a"
+    )
+    new_head = head.replace("name:   A\n", "name: A again\n")
+    assert edited.render() == new_head + grown.format(items=items)
+
+
+def test_an_empty_section_left_alone_is_not_rewritten() -> None:
+    """Removing every object of a file whose other sections are `[]` keeps those as written."""
+    text = MODEL.replace("functors:", "naturalTransformations: []  # later\nfunctors:")
+    edited = EntryFile.open("category.yaml", text)
+    edited.entry("categories", "b")["objects"].pop()
+    after = edited.render()
+    assert after is not None
+    assert "naturalTransformations: []  # later\n" in after
+    assert after.startswith(text[: text.index("- id: b")])

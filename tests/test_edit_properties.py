@@ -93,10 +93,28 @@ def run(root: Path, plan: list[Step]) -> dict[str, str]:
     return edit.rendered()
 
 
-@pytest.fixture(scope="module")
-def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+SPARSE = """\
+  - id: notes   # a category with no morphisms yet
+    name: Notes
+    objects:
+      - id: note-a
+        title: Note A
+      - id: note-b
+        title: Note B
+    related: []
+"""
+
+
+@pytest.fixture(scope="module", params=["example", "sparse"])
+def root(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example project; "sparse" adds lists still to be opened: a category without
+    `morphisms` and `naturalTransformations: []`."""
     target = tmp_path_factory.mktemp("props") / "project"
     shutil.copytree(EXAMPLE, target)
+    if request.param == "sparse":
+        model = target / ".catdoc" / "category.yaml"
+        text = model.read_text(encoding="utf-8").replace("\nfunctors:\n", f"{SPARSE}\nfunctors:\n")
+        model.write_text(text + "naturalTransformations: []  # none yet\n", encoding="utf-8")
     return target
 
 

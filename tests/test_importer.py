@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 
@@ -323,3 +324,31 @@ def test_cli_errors(project: CatDoc, tmp_path: Path) -> None:
     assert json.loads(result.stderr)["error"]["code"] == PATH_OUTSIDE_PROJECT
     result = runner.invoke(app, ["-C", str(tmp_path), "import", "docs", "--category-from", "x"])
     assert result.exit_code == 2
+
+
+def test_an_import_into_existing_categories_only_adds_lines(tmp_path: Path) -> None:
+    """After a first import the model holds `functors: []` and the init comments; a second import
+    into the same categories inserts its objects and morphisms and changes no byte around them
+    (not even spacing a round trip would normalise)."""
+    CatDoc.init(tmp_path)
+    tree = {
+        "docs/requirements/a.md": "# A\n\nNeeds [b](b.md).\n",
+        "docs/requirements/b.md": "# B\n",
+        "docs/design/db.rst": "==\nDB\n==\n",
+        "docs/design/api.md": "# API\n\nStores in [the db](db.rst).\n",
+    }
+    for rel, text in tree.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    CatDoc(tmp_path).import_documents(["docs/requirements/a.md", "docs/design/db.rst"])
+    before = (tmp_path / MODEL).read_text(encoding="utf-8")
+    assert "functors: []" in before and "\n\n  - id: design\n" in before
+    before = before.replace("name: Design", "name:    Design    # spacing kept")
+    (tmp_path / MODEL).write_text(before, encoding="utf-8")
+    result = CatDoc(tmp_path).import_documents(["docs"], link=True)
+    after = (tmp_path / MODEL).read_text(encoding="utf-8")
+    assert (result.created, result.unchanged, len(result.morphisms_created)) == (2, 2, 2)
+    old, new = before.splitlines(), after.splitlines()
+    changes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    assert {kind for kind, *_ in changes} == {"equal", "insert"}
+    assert "    morphisms:\n      - id: a-references-b\n" in after

@@ -15,7 +15,7 @@ from catdoc.edit.entries import EntryFile
 from catdoc.edit.review_intents import ReviewIntents
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, quoted
 from catdoc.model import DocObject, PathSpec, as_path
-from catdoc.project import CATDOC_DIR, MODEL_FILE, Project, resolve_inside
+from catdoc.project import CATDOC_DIR, MODEL_FILE, InsideResolver, Project, resolve_inside
 
 DEFAULT_FILE = f"{CATDOC_DIR}/{MODEL_FILE}"
 MAX_ID_LENGTH = 200
@@ -100,6 +100,9 @@ class EditBase:
         """What the operations mean for the review stamps (`catdoc.edit.reviews`)."""
         self._files: dict[str, EntryFile] = {}
         self._index = ModelIndex.of(project)
+        self._inside = InsideResolver(project.root)
+        """Document paths of this edit, each folder resolved once (an import names thousands)."""
+        self._real_root = project.root.resolve()
 
     def delete_file(self, rel: str) -> None:
         """Remove a file of the project (a path relative to the root) in the edit's write: it

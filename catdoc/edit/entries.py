@@ -146,6 +146,8 @@ class EntryFile:
         self._items = [item for item in self._items if item.owner != owner]
         for key in {item.key for item in mine}:
             seq = node.get(key)
+            if not seq:  # absent or `[]`: items handed out of an empty cut start a block list
+                seq = node[key] = CommentedSeq()
             doomed = []
             for item in mine:
                 if item.key != key:
@@ -386,10 +388,15 @@ class EntryFile:
                 appended.setdefault((item.owner, item.key), []).append(text)
             else:
                 edits.append((sub.starts[item.index], sub.ends[item.index], text))
+        openings: list[tuple[int, int, str]] = []  # lists opened after the items of others
         for (owner, key), texts in appended.items():
             sub = self._sub(*owner, key)
             assert sub is not None
-            edits.append((sub.end, sub.end, "".join(texts)))
+            if sub.opening is not None:
+                openings += sub.opening.edits("".join(texts))
+            else:
+                edits.append((sub.end, sub.end, "".join(texts)))
+        edits += openings
         for entry in self._appended:
             cut = self._cuts.get(entry.section)
             text = _dump_item(entry.section, entry.node, cut.indent if cut else 2)
@@ -398,11 +405,13 @@ class EntryFile:
             tails.setdefault(entry.section, []).append(text)
         for section, texts in tails.items():
             cut = self._cuts.get(section)
-            if cut is not None:
+            if cut is not None and cut.opening is not None:  # `key: []` becomes a block list
+                edits += cut.opening.edits("".join(texts))
+            elif cut is not None:
                 edits.append((cut.end, cut.end, "".join(texts)))
         for section, cut in self._cuts.items():
             gone = {e.index for e in self._handed() if e.section == section and e.removed}
-            if section not in tails and len(gone - {None}) == len(cut.ids):
+            if section not in tails and cut.ids and len(gone - {None}) == len(cut.ids):
                 colon = _header_end(self.text, section, cut.starts[0])
                 if colon is None:
                     return None

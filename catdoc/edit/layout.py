@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 _ITEM = re.compile(r"( *)- ?")
 _KEY = re.compile(r"( *)([A-Za-z_][\w]*)[ \t]*:(?:[ \t]+(#.*)?)?[ \t]*$")
 """A key with nothing but a comment after the colon: the start of a block value."""
+_EMPTY = re.compile(r"( *)([A-Za-z_][\w]*)[ \t]*:([ \t]*\[[ \t]*\])[ \t]*(?:#.*)?$")
+"""A key whose value is an empty flow list (`functors: []`, as `catdoc init` writes)."""
+_ANY_KEY = re.compile(r"( *)([A-Za-z_][\w]*)[ \t]*:")
 _ID = re.compile(
     r"(?:- +)?\{?[ \t]*id:[ \t]*"
     r"(\"[^\"\\]*\"|'(?:[^']|'')*'|[^\s,}#'\"&*!|>][^,}#]*?)[ \t]*(?:[,}]|#|$)"
@@ -29,6 +32,23 @@ _ID = re.compile(
 
 class Unfit(Exception):
     """The text cannot be cut into entries by its lines."""
+
+
+@dataclass(frozen=True)
+class Opening:
+    """Where the first items of a list that has none go: `drop` (start, stop) is the `[]` to
+    take away (empty when there is none), the items go at `at` after `lead` (the key line of a
+    list the entry lacks so far)."""
+
+    drop: tuple[int, int]
+    at: int
+    lead: str = ""
+
+    def edits(self, items: str) -> list[tuple[int, int, str]]:
+        """(start, stop, new text) that give the list these items' text."""
+        start, stop = self.drop
+        opened = (self.at, self.at, self.lead + items)
+        return [(start, stop, ""), opened] if stop > start else [opened]
 
 
 @dataclass(frozen=True)
@@ -47,6 +67,8 @@ class Cut:
     ids: list[str]
     subs: list[dict[str, Cut]] = field(default_factory=list)
     """Per item, the cuts of its nested lists (for categories: `objects`, `morphisms`)."""
+    opening: Opening | None = None
+    """For a list with no items yet (`key: []`, `key:` alone, or a key its entry lacks)."""
 
     @property
     def end(self) -> int:
@@ -96,7 +118,7 @@ def cut_file(
         name = match.group(2) if match else line.split(":", 1)[0].strip()
         if name in keys:
             raise Unfit
-        keys[name] = number if match else -1
+        keys[name] = number if match or _EMPTY.fullmatch(line) else -1
     cuts: dict[str, Cut] = {}
     for name in sections:
         if name not in keys:
@@ -112,8 +134,24 @@ def cut_file(
             ),
             len(doc.lines),
         )
-        cuts[name] = _cut_list(doc, start + 1, stop, nested.get(name, ()))
+        empty = _empty(doc, start, stop, 2)
+        cuts[name] = empty or _cut_list(doc, start + 1, stop, nested.get(name, ()))
     return cuts
+
+
+def _empty(doc: _Lines, key: int, stop: int, indent: int) -> Cut | None:
+    """The cut of the list of the key on line `key` when it has no items yet (`key: []`, or
+    `key:` with nothing up to line `stop`); its items will stand at column `indent`."""
+    flow = _EMPTY.fullmatch(doc.lines[key])
+    if flow is None and (
+        not _KEY.fullmatch(doc.lines[key]) or any(doc.meaningful(n) for n in range(key + 1, stop))
+    ):
+        return None
+    start = doc.offsets[key]
+    drop = (start + flow.start(3), start + flow.end(3)) if flow else (start, start)
+    at = doc.offsets[key + 1]
+    lead = "\n" if at == len(doc.text) and not doc.text.endswith("\n") else ""
+    return Cut([], [], indent, [], opening=Opening(drop, at, lead))
 
 
 def cut_dumped(text: str) -> Cut:
@@ -182,38 +220,66 @@ def _scalar(raw: str) -> str:
 
 
 def _nested(doc: _Lines, start: int, end: int, names: tuple[str, ...]) -> dict[str, Cut]:
-    """The cuts of the lists `names` among the keys of the item on lines `start`…`end`."""
+    """The cuts of the lists `names` among the keys of the item on lines `start`…`end`; a list
+    the item lacks is cut as empty, to be opened at the item's end."""
     out: dict[str, Cut] = {}
-    if not names:
+    column = _key_column(doc, start, end) if names else None
+    if column is None:
         return out
-    keys = [
-        (n, match)
-        for n in range(start + 1, end)
-        if doc.meaningful(n) and (match := _KEY.fullmatch(doc.lines[n]))
-    ]
-    if not keys:
-        return out
-    key_indent = min(len(match.group(1)) for _, match in keys)
-    for n, match in keys:
-        if len(match.group(1)) != key_indent or match.group(2) not in names:
+    present: dict[str, int] = {}
+    for n in range(start, end):
+        if n == start or (doc.meaningful(n) and doc.indent(n) == column):
+            key = _ANY_KEY.match(doc.lines[n], column)
+            if key is not None and not key.group(1):
+                present.setdefault(key.group(2), n)
+    for name in names:
+        n = present.get(name)
+        if n is None:
+            at = doc.offsets[end]
+            lead = "\n" if at == len(doc.text) and not doc.text.endswith("\n") else ""
+            opening = Opening((at, at), at, f"{lead}{' ' * column}{name}:\n")
+            out[name] = Cut([], [], column + 2, [], opening=opening)
             continue
+        if n == start:
+            continue  # a list on the item's first line: left to the entry's round trip
         stop = next(
             (
                 m
                 for m in range(n + 1, end)
                 if doc.meaningful(m)
                 and (
-                    doc.indent(m) < key_indent
-                    or (doc.indent(m) == key_indent and doc.lines[m][key_indent] != "-")
+                    doc.indent(m) < column
+                    or (doc.indent(m) == column and doc.lines[m][column] != "-")
                 )
             ),
             end,
         )
-        try:
-            out[match.group(2)] = _cut_list(doc, n + 1, stop, ())
-        except Unfit:
-            continue
+        cut = _empty(doc, n, stop, column + 2)
+        if cut is None and _KEY.fullmatch(doc.lines[n]):
+            try:
+                cut = _cut_list(doc, n + 1, stop, ())
+            except Unfit:
+                continue
+        if cut is not None:
+            out[name] = cut
     return out
+
+
+def _key_column(doc: _Lines, start: int, end: int) -> int | None:
+    """The column of the keys of the item on lines `start`…`end`, or None when the item is not
+    a block mapping (a flow mapping, a scalar …)."""
+    dash = doc.indent(start)
+    rest = doc.lines[start][dash + 1 :]
+    first: int | None = start
+    if rest.strip() and not rest.lstrip().startswith("#"):
+        column = dash + 1 + len(rest) - len(rest.lstrip(" "))
+    else:
+        first = next((n for n in range(start + 1, end) if doc.meaningful(n)), None)
+        if first is None:
+            return None
+        column = doc.indent(first)
+    key = _ANY_KEY.match(doc.lines[first], column) if column > dash else None
+    return column if key is not None and not key.group(1) else None
 
 
 def _without_gap(doc: _Lines, start: int, stop: int, indent: int) -> int:

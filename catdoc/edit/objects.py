@@ -31,7 +31,7 @@ from catdoc.edit.nodes import (
 )
 from catdoc.errors import VALIDATION_ERROR, CatDocError, closest
 from catdoc.model import as_path
-from catdoc.project import CATDOC_DIR, CONFIG_FILE, resolve_inside
+from catdoc.project import CATDOC_DIR, CONFIG_FILE
 from catdoc.review_links import LinkRef
 
 
@@ -134,8 +134,8 @@ class ObjectOperations(EditBase):
 
     def _document_path(self, user_path: str) -> str:
         """A document path as stored: project-relative, inside the project, not a model file."""
-        target = resolve_inside(self.root, user_path)
-        rel = target.relative_to(self.root.resolve()).as_posix()
+        target = self._inside(user_path)
+        rel = target.relative_to(self._real_root).as_posix()
         protected = (
             rel.startswith(f"{CATDOC_DIR}/cache/")
             or rel.startswith(f"{CATDOC_DIR}/categories/")

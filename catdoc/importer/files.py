@@ -22,7 +22,7 @@ from catdoc.documents import (
 from catdoc.errors import NOT_FOUND, CatDocError
 from catdoc.model import DocObject
 from catdoc.progress import Progress, no_progress
-from catdoc.project import resolve_inside
+from catdoc.project import InsideResolver, resolve_inside
 
 SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages"})
 """Folders a directory import never enters (besides hidden ones): installed code, not docs."""
@@ -67,6 +67,7 @@ def _expand(
     glob characters such as `[draft] notes.md`."""
     found: dict[str, Path] = {}
     skipped: dict[str, r.ImportItem] = {}
+    inside = _Inside(root, skipped)
 
     def add(file: Path) -> None:
         rel = file.relative_to(root).as_posix()
@@ -76,7 +77,7 @@ def _expand(
     def take(path: Path) -> bool:
         """Add a file, or a directory's document files; False when nothing is there."""
         if path.is_dir():
-            _walk(root, path, recursive, add, found, skipped)
+            _walk(inside, path, recursive, add, found, skipped)
         elif path.exists():
             add(path)
         else:
@@ -87,7 +88,7 @@ def _expand(
         text = str(raw)
         literal = _existing(root, text)
         if literal is None and _GLOB_CHARS.search(text):
-            matches = _glob(root, text, skipped)
+            matches = _glob(inside, text)
             if not matches:
                 raise CatDocError(
                     NOT_FOUND,
@@ -116,14 +117,14 @@ def _existing(root: Path, text: str) -> Path | None:
         return None
 
 
-def _glob(root: Path, pattern: str, skipped: dict[str, r.ImportItem]) -> list[Path]:
+def _glob(inside: _Inside, pattern: str) -> list[Path]:
     """Matches of a glob, each resolved inside the project. Names match one pattern part each
     (`*`, `?`, `[…]`; hidden names only for a part that starts with a dot) and `**` matches any
     number of folders. The walk enters each real folder once per pattern part, however many
     symbolic links lead to it, so link loops end; links that leave the project are skipped."""
     parts = Path(pattern).parts
     fixed = next((i for i, part in enumerate(parts) if _GLOB_CHARS.search(part)), len(parts))
-    base = resolve_inside(root, Path(*parts[:fixed]) if fixed else ".")
+    base = resolve_inside(inside.root, Path(*parts[:fixed]) if fixed else ".")
     rest = parts[fixed:]
     hits: set[Path] = set()
     seen: set[tuple[int, int, int]] = set()
@@ -142,21 +143,21 @@ def _glob(root: Path, pattern: str, skipped: dict[str, r.ImportItem]) -> list[Pa
             continue
         part, last = rest[at], at + 1 == len(rest)
         for entry in _entries(folder, part):
-            inside = _inside(root, entry, skipped)
-            if inside is None:
+            resolved = inside(entry)
+            if resolved is None:
                 continue
             if part == "**":
-                if inside.is_dir():
+                if resolved.is_dir():
                     todo.append((entry, at))
                 elif last:
                     hits.add(entry)
             elif last:
                 hits.add(entry)
-            elif inside.is_dir():
+            elif resolved.is_dir():
                 todo.append((entry, at + 1))
         if part == "**":
             todo.append((folder, at + 1))
-    return sorted({resolved for hit in hits if (resolved := _inside(root, hit, skipped))})
+    return sorted({resolved for hit in hits if (resolved := inside(hit))})
 
 
 def _entries(folder: Path, part: str) -> list[Path]:
@@ -174,18 +175,26 @@ def _entries(folder: Path, part: str) -> list[Path]:
     ]
 
 
-def _inside(root: Path, path: Path, skipped: dict[str, r.ImportItem]) -> Path | None:
-    """`path` resolved, or None (and a skipped item) when it leads outside the project."""
-    try:
-        return resolve_inside(root, path)
-    except CatDocError as exc:
-        rel = path.relative_to(root).as_posix()
-        skipped.setdefault(rel, _skip(rel, exc.message))
-        return None
+class _Inside:
+    """Paths under the root resolved, or None (and a skipped item) when one leads outside the
+    project; each folder is resolved once for the whole import (`InsideResolver`)."""
+
+    def __init__(self, root: Path, skipped: dict[str, r.ImportItem]) -> None:
+        self.root = root
+        self._resolve = InsideResolver(root)
+        self._skipped = skipped
+
+    def __call__(self, path: Path) -> Path | None:
+        rel = path.relative_to(self.root).as_posix()
+        try:
+            return self._resolve(rel)
+        except CatDocError as exc:
+            self._skipped.setdefault(rel, _skip(rel, exc.message))
+            return None
 
 
 def _walk(
-    root: Path,
+    inside: _Inside,
     directory: Path,
     recursive: bool,
     add: Callable[[Path], None],
@@ -203,10 +212,10 @@ def _walk(
         for name in sorted(filenames):
             if name.startswith("."):
                 continue
-            file = _inside(root, Path(current) / name, skipped)
+            file = inside(Path(current) / name)
             if file is None:
                 continue
-            rel = file.relative_to(root).as_posix()
+            rel = file.relative_to(inside.root).as_posix()
             if file.suffix.lower() in DOCUMENT_SUFFIXES:
                 add(file)
                 continue
