@@ -124,6 +124,31 @@ async def test_findings_filter_by_severity_and_by_code_with_counts(tmp_path: Pat
 
 
 @anyio
+async def test_the_findings_filter_matches_the_ids_a_finding_names(tmp_path: Path) -> None:
+    """What a user types is as often an entity's id as a code: `/` finds both."""
+    app = make_app(copy_example("broken", tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("v", "slash", *"Trace-Sloppy", "enter")  # a functor, any case
+        screen = app.screen
+        assert isinstance(screen, ValidationScreen)
+        assert [f.code for f in screen.findings] == [
+            "FUN_OBJECT_TARGET_MISSING",
+            "FUN_OBJECT_UNMAPPED",
+            "FUN_MAPPING_UNKNOWN_OBJECT",
+            "FUN_MORPHISM_UNMAPPED",
+            "FUN_MAPPING_UNKNOWN_MORPHISM",
+            "FUN_NOT_CHECKED",
+        ]
+        assert "code or id ∋ 'Trace-Sloppy'" in rendered(app, "#findings-counts")
+        await pilot.press("slash", *["backspace"] * 12, *"d-login", "enter")  # an object
+        assert [(f.code, f.ids) for f in screen.findings] == [
+            ("CAT_DANGLING_TARGET", ["m-dangle-target", "d-login"])
+        ]
+        await pilot.press("slash", *["backspace"] * 7, *"dangling", "enter")  # codes still
+        assert {f.code for f in screen.findings} == {"CAT_DANGLING_SOURCE", "CAT_DANGLING_TARGET"}
+
+
+@anyio
 async def test_thousands_of_findings_list_the_first_thousand(tmp_path: Path) -> None:
     (tmp_path / ".catdoc").mkdir()
     objects = "".join(f"      - id: o{i}\n        path: docs/o{i}.md\n" for i in range(1_500))
@@ -138,7 +163,13 @@ async def test_thousands_of_findings_list_the_first_thousand(tmp_path: Path) -> 
         assert screen.query_one("#findings", DataTable).row_count == LISTED
         counts = rendered(app, "#findings-counts")
         assert "1,500 of 1,500 shown (the first 1,000 listed)" in counts
-        await pilot.press("slash", *"o149", "enter")  # only the code filters: no finding left
+        await pilot.press("slash", *"O149", "enter")  # an id: o149 and o1490 … o1499
+        assert sorted(f.ids[0] for f in screen.findings) == [
+            "o149",
+            *(f"o149{i}" for i in range(10)),
+        ]
+        assert "11 of 1,500 shown" in rendered(app, "#findings-counts")
+        await pilot.press("slash", "x", "enter")  # o149x: no finding left
         assert screen.findings == [] and "0 of 1,500 shown" in rendered(app, "#findings-counts")
 
 
@@ -292,7 +323,7 @@ async def test_each_screen_footer_shows_its_own_keys(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         keys = footer_keys(app)  # no mapping to open, nothing to go back to
-        assert set(keys) == {"/", "v", "t", "e", "?", "q"}
+        assert set(keys) == {"/", "v", "t", "j", "e", "?", "q"}
         app.open(Ref("functor", "specify"))
         await pilot.pause()
         await pilot.press("escape")  # from its mapping to the browser
@@ -301,17 +332,19 @@ async def test_each_screen_footer_shows_its_own_keys(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("escape")
         keys = footer_keys(app)  # every key of the browser fits in 80 columns
-        assert set(keys) == {"f", "b", "/", "v", "t", "e", "?", "q", "esc"}
+        assert set(keys) == {"f", "b", "/", "v", "t", "j", "e", "?", "q", "esc"}
         await pilot.press("v")
         keys = footer_keys(app)
-        assert keys["esc"] == "Back" and keys["/"] == "Code" and keys["0"] == "All"
-        assert "v" not in keys and "e" in keys
+        assert keys["esc"] == "Back" and keys["/"] == "Find" and keys["0"] == "All"
+        assert "v" not in keys and "e" in keys and keys["j"] == "Jump"
         await pilot.press("escape", "slash")
         keys = footer_keys(app)
         assert keys["^t"] == "Documents/passages" and keys["esc"] == "Back"
+        assert "j" not in keys and "/" not in keys  # the query field types them
         await pilot.press("escape", "t")
         keys = footer_keys(app)
         assert keys["tab"] == "Complete id" and "e" not in keys and "t" not in keys
+        assert "j" not in keys  # an id field has focus
 
 
 @anyio

@@ -1,9 +1,12 @@
-"""The Textual app: holds the service, watches the project's files, and routes jumps between
-screens. Every number, verdict and path it shows comes from `catdoc.service.CatDoc`."""
+"""The Textual app: holds the service, watches the project's files and the work the service
+does in the background, and routes jumps between screens. Every number, verdict and path it
+shows comes from `catdoc.service.CatDoc`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+import contextlib
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import ClassVar
 
@@ -27,14 +30,17 @@ from catdoc.tui.screens.help import HelpScreen
 from catdoc.tui.screens.mapping import MappingScreen
 from catdoc.tui.screens.problem import ProblemScreen
 from catdoc.tui.screens.search import SearchScreen, SearchView
-from catdoc.tui.screens.trace import TraceScreen
+from catdoc.tui.screens.trace import TraceScreen, TraceView
 from catdoc.tui.screens.validation import FindingsView, ValidationScreen
 from catdoc.visible import visible
 
 WATCH_INTERVAL = 1.0
 """Seconds between the cheap stat checks that notice edited files."""
-PROJECT_ACTIONS = frozenset({"search", "validate", "trace", "chain", "coverage", "concepts"})
-"""App actions that open a view of the project: nothing to do while it cannot be loaded."""
+PROJECT_ACTIONS = frozenset(
+    {"search", "validate", "trace", "jump", "chain", "coverage", "concepts"}
+)
+"""App actions that open a view of the project (or jump into it): nothing to do while it
+cannot be loaded."""
 
 
 class CatDocApp(App[None]):
@@ -51,10 +57,10 @@ class CatDocApp(App[None]):
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (30, "-tall")]
     """Every screen gets `-short` below 30 lines, `-tall` from there."""
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "search", "Search", tooltip="Search documents and passages"),
+        Binding("slash", "search", "Find", tooltip="Search documents and passages"),
         Binding("v", "validate", "Validate", tooltip="All findings; Enter goes to one"),
         Binding("t", "trace", "Trace", tooltip="Paths between two objects"),
-        Binding("j", "jump", "Jump", show=False, tooltip="Jump to any object by id or title"),
+        Binding("j", "jump", "Jump", tooltip="Jump to any object by id or title"),
         Binding(
             "i",
             "chain",
@@ -89,8 +95,13 @@ class CatDocApp(App[None]):
         """The findings list as it was left: filters and the highlighted finding."""
         self.search_view = SearchView()
         """The search as it was left: the query, the scope and the highlighted hit."""
+        self.trace_view = TraceView()
+        """The trace as it was left: both ids, the paths found, the highlighted path and step."""
         self.notes_seen: set[str] = set()
         """Notices said once a session (the search's "vectors are off")."""
+        self.background: dict[str, tuple[int, int | None]] = {}
+        """The steps of background work under way (vectors for search): step → (done, total)."""
+        self._stop_watching: Callable[[], None] | None = None
         self._return: str | None = None
         """The list (an action: "validate", "search") the shown entity was opened from."""
 
@@ -101,6 +112,30 @@ class CatDocApp(App[None]):
         self.theme = "textual-dark"
         if self.watch_interval:
             self.set_interval(self.watch_interval, self.sync_project)
+        loop = asyncio.get_running_loop()
+
+        def hear(step: str, done: int, total: int | None) -> None:
+            """From a worker's thread: on to the UI thread, without waiting for it."""
+            with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+                loop.call_soon_threadsafe(self.background_moved, step, done, total)
+
+        self._stop_watching = self.service.watch_vectors(hear)
+
+    def on_unmount(self) -> None:
+        if self._stop_watching is not None:
+            self._stop_watching()
+
+    def background_moved(self, step: str, done: int, total: int | None) -> None:
+        """A step of background work moved: every screen that shows it redraws it, and a
+        finished one is announced (search ranks with the vectors from then on)."""
+        if done == total:
+            if self.background.pop(step, None) is not None:
+                self.notify(f"Done: {step[0].lower()}{step[1:]} ({done:,}).", timeout=4)
+        else:
+            self.background[step] = (done, total)
+        for screen in self.screen_stack:
+            if isinstance(screen, CatDocScreen):
+                screen.background_changed()
 
     # ------------------------------------------------------------------ watching
     def sync_project(self) -> None:
@@ -198,19 +233,21 @@ class CatDocApp(App[None]):
             self.action_validate()
         elif self._return == "search":
             self.action_search()
+        elif self._return == "trace":
+            self.action_trace()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide (and disable) the app's keys that do nothing on the screen shown: the views
         while the project cannot load, the view already shown, `e` where nothing can be
-        edited, `/` while a field takes it as text, and Escape unless the browser was reached
-        from a list. Under a modal (the help), the screen below it counts."""
+        edited, `/` and `j` while a field takes them as text, and Escape unless the browser
+        was reached from a list. Under a modal (the help), the screen below it counts."""
         screen = next(s for s in reversed(self.screen_stack) if not s.is_modal)
         if action == "return":
             return self._return is not None and screen is self.browser
         if action in PROJECT_ACTIONS and isinstance(screen, ProblemScreen):
             return False
-        if action == "search" and isinstance(self.focused, Input):
-            return False  # a field takes `/` as text (Textual does not know `slash` prints)
+        if action in ("search", "jump") and isinstance(self.focused, Input):
+            return False  # a field takes `/` and `j` as text (its own key, not the app's)
         if action == "edit":
             edits = getattr(type(screen), "edit_target", CatDocScreen.edit_target)
             return edits is not CatDocScreen.edit_target
@@ -218,9 +255,13 @@ class CatDocApp(App[None]):
         return not (action in shown and isinstance(screen, shown[action]))
 
     def action_trace(self) -> None:
-        current = self.browser.current
-        source = current.id if current and current.kind == "object" else None
-        self._over_browser(TraceScreen(source))
+        """The trace as it was left; a new one from the object shown instead, when that is not
+        the trace's *From* and was not reached from the trace."""
+        current, view = self.browser.current, self.trace_view
+        shown = current.id if current is not None and current.kind == "object" else None
+        if self._return != "trace" and shown is not None and shown != view.source:
+            view = self.trace_view = TraceView(source=shown)
+        self._over_browser(TraceScreen(view))
 
     def action_chain(self) -> None:
         current = self.browser.current

@@ -27,6 +27,9 @@ class CatDocScreen(Screen[None]):
     def project_changed(self) -> None:
         """Show the reloaded model; screens that show project data override this."""
 
+    def background_changed(self) -> None:
+        """Show the app's `background` work anew; screens that show it override this."""
+
     def edit_target(self) -> EditTarget | None:
         """The file (and line) `e` opens in the editor here; None when nothing is selected."""
         return None

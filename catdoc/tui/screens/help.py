@@ -53,7 +53,8 @@ SCREENS: list[tuple[str, str, type, list[tuple[str, str]]]] = [
     (
         "Search",
         "Live results while you type (documents, or passages with Ctrl+T); the first search of "
-        "a project shows how far its indexing is.",
+        "a project shows how far its indexing is, and a line how far the vectors computed in "
+        "the background are.",
         SearchScreen,
         [
             ("Enter", "Open the highlighted (or first) hit; a passage opens at its lines, marked"),
@@ -69,12 +70,14 @@ SCREENS: list[tuple[str, str, type, list[tuple[str, str]]]] = [
     ),
     (
         "Trace",
-        "Paths between two objects, shortest first, along morphisms and functors.",
+        "Paths between two objects, shortest first, along morphisms and functors. The ids, the "
+        "paths and the highlighted step stay as they are when you open a step and come back.",
         TraceScreen,
         [
             ("tab", "Complete the id to what the matches share; again: the next match"),
             ("→", "Accept the suggestion shown"),
             ("Enter", "From → To → trace; on a step, open it"),
+            ("esc / t (browser)", "Back to the trace, as it was"),
         ],
     ),
     (

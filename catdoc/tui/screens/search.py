@@ -1,7 +1,8 @@
 """Search: a query box with live results (documents or passages); Enter opens the hit.
 
 A query runs on a worker thread; when it first has to index documents or compute vectors, a
-progress bar and a status line ("Indexing documents 1,234/5,000") show how far that is. A
+progress bar and a status line ("Indexing documents 1,234/5,000") show how far that is; the
+vectors computed in the background (which no query waits for) have a line of their own. A
 passage opens scrolled to its lines, marked; Escape in the browser comes back to the hits as
 they were (the query, the scope and the highlighted hit are kept on the app in a `SearchView`).
 """
@@ -103,6 +104,7 @@ class SearchScreen(CatDocScreen):
         bar = ProgressBar(id="search-progress", show_eta=False)
         bar.display = False
         yield bar
+        yield Static(id="search-background", markup=False)
         yield OptionList(id="search-results")
         yield Footer()
 
@@ -110,8 +112,24 @@ class SearchScreen(CatDocScreen):
         self.sub_title = "search"
         self._status(Text("Type to search; Ctrl+T switches documents/passages.", "dim"))
         self.query_one("#search-input", Input).focus()
+        self.background_changed()
         if self.query_text:
             self.run_search()
+
+    def background_changed(self) -> None:
+        """One line per step of background work under way (none: no line)."""
+        line = self.query_one("#search-background", Static)
+        steps = self.catdoc.background
+        line.display = bool(steps)
+        line.update(
+            Text(
+                "\n".join(
+                    f"{step} {done:,}/{total:,}" if total else f"{step}…"
+                    for step, (done, total) in steps.items()
+                ),
+                "dim",
+            )
+        )
 
     def _status(self, text: Text) -> None:
         self.query_one("#search-status", Static).update(text)

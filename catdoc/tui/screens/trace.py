@@ -1,14 +1,19 @@
 """Trace: pick two objects and see the paths between them, shortest first.
 
 The id fields complete: → takes the suggestion shown, Tab completes to the longest prefix the
-matching ids share and, pressed again, cycles through them (the status line lists them).
+matching ids share and, pressed again, cycles through them (the status line lists them). What
+the screen showed (both ids, the paths found, the highlighted path and step) is kept on the app
+in a `TraceView`, so opening a step and coming back (Escape in the browser, or t) finds the
+trace as it was left, without tracing again unless the model changed meanwhile.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -19,6 +24,7 @@ from textual.widgets.option_list import Option
 
 from catdoc import results as r
 from catdoc.errors import CatDocError
+from catdoc.project import Project
 from catdoc.service import CatDoc
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
@@ -27,6 +33,21 @@ from catdoc.visible import visible
 LIMIT = 20
 LISTED = 8
 """Matching ids named in the status line when Tab finds several."""
+FOCUSABLE = ("trace-source", "trace-target", "trace-paths", "trace-steps")
+
+
+@dataclass
+class TraceView:
+    """The trace as it was left: the ids in both fields, the answer with the model it was
+    traced on, the highlighted path and step, and the widget that had focus."""
+
+    source: str = ""
+    target: str = ""
+    result: r.TraceResult | None = None
+    traced_on: Project | None = None
+    path: int = 0
+    step: int = 0
+    focus: str = ""
 
 
 class ObjectIdSuggester(Suggester):
@@ -126,19 +147,24 @@ class TraceScreen(CatDocScreen):
         Binding("escape", "app.pop_screen", "Back"),
     ]
 
-    def __init__(self, source: str | None = None) -> None:
+    def __init__(self, view: TraceView | None = None) -> None:
         super().__init__()
-        self.source = source or ""
-        self.result: r.TraceResult | None = None
+        self.view = view or TraceView()
         self._steps: list[Ref] = []
+        self._shown_path: int | None = None
+        """The path whose steps are listed."""
+
+    @property
+    def result(self) -> r.TraceResult | None:
+        return self.view.result
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="trace-form"):
             yield Label("From")
-            yield IdInput(self.service, self.source, id="trace-source")
+            yield IdInput(self.service, self.view.source, id="trace-source")
             yield Label("To")
-            yield IdInput(self.service, id="trace-target")
+            yield IdInput(self.service, self.view.target, id="trace-target")
         yield Static(id="trace-status", markup=False)
         yield OptionList(id="trace-paths")
         yield OptionList(id="trace-steps")
@@ -148,8 +174,29 @@ class TraceScreen(CatDocScreen):
         self.sub_title = "trace"
         self.query_one("#trace-paths").border_title = "Paths, shortest first"
         self.query_one("#trace-steps").border_title = "Steps"
-        self._status(Text("Enter two object ids (Tab completes), then Enter.", "dim"))
-        self.query_one("#trace-target" if self.source else "#trace-source", Input).focus()
+        view = self.view
+        if view.result is None:
+            self._status(Text("Enter two object ids (Tab completes), then Enter.", "dim"))
+            self.query_one("#trace-target" if view.source else "#trace-source", Input).focus()
+            return
+        try:
+            current = self.service.project()
+        except CatDocError:
+            current = None
+        if view.traced_on is current:
+            self._show_result(view.path, view.step)
+        else:  # the model changed while the trace was not shown: the same ids, traced anew
+            self.trace(keep=True)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if event.widget.id in FOCUSABLE:
+            self.view.focus = event.widget.id or ""
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "trace-source":
+            self.view.source = event.value
+        elif event.input.id == "trace-target":
+            self.view.target = event.value
 
     def _status(self, text: Text) -> None:
         self.query_one("#trace-status", Static).update(text)
@@ -174,39 +221,67 @@ class TraceScreen(CatDocScreen):
 
     def project_changed(self) -> None:
         if self.result is not None:
-            self.trace()
+            self.trace(keep=True)
 
-    def trace(self) -> None:
-        """Ask the service for the paths and list them (the first one's steps below)."""
+    def trace(self, *, keep: bool = False) -> None:
+        """Ask the service for the paths and list them, the first one's steps below; `keep`
+        (tracing again after a change of the model): the highlighted path, step and focus
+        stay where that path is still found."""
         source = self.query_one("#trace-source", Input).value.strip()
         target = self.query_one("#trace-target", Input).value.strip()
         paths = self.query_one("#trace-paths", OptionList)
         if not source or not target:
             self._status(Text("Both ends are needed: an object id in From and in To.", "yellow"))
             return
+        view = self.view
+        shown = view.result.paths[view.path : view.path + 1] if keep and view.result else []
         try:
-            self.result = self.service.trace(source, target, limit=LIMIT)
+            view.result = self.service.trace(source, target, limit=LIMIT)
+            view.traced_on = self.service.project()
         except CatDocError as error:
-            self.result = None
+            view.result = view.traced_on = None
             paths.clear_options()
             self._show_steps(None)
             self._status(Text(visible(str(error), lines=True), "red"))
             return
-        result = self.result
+        if shown and shown[0] in view.result.paths:
+            self._show_result(view.result.paths.index(shown[0]), view.step)
+            return
+        if view.result.found:
+            view.focus = "trace-paths"
+        self._show_result(0, 0)
+
+    def _show_result(self, path: int, step: int) -> None:
+        """The view's answer: its paths, `path` highlighted and its steps listed, `step`
+        highlighted there; focus where the view had it."""
+        result, view = self.view.result, self.view
+        if result is None:
+            return
+        paths = self.query_one("#trace-paths", OptionList)
         paths.set_options(Option(path_prompt(n, p)) for n, p in enumerate(result.paths, start=1))
+        source, target = result.source, result.target
         if result.found:
             more = " (more exist; the shortest are shown)" if result.truncated else ""
             count = len(result.paths)
             found = f"{count} path{'s' * (count != 1)} from {source} to {target}{more}"
             self._status(Text(visible(found)))
-            paths.highlighted = 0
-            paths.focus()
+            path = min(path, len(result.paths) - 1)
+            self._show_steps(result.paths[path], path)
+            paths.highlighted = path
+            if self._steps:
+                self.query_one("#trace-steps", OptionList).highlighted = min(
+                    step, len(self._steps) - 1
+                )
         else:
             none = f"No path from {source} to {target} (morphisms or functors)."
             self._status(Text(visible(none), "yellow"))
-        self._show_steps(result.paths[0] if result.paths else None)
+            self._show_steps(None)
+        self.query_one(f"#{view.focus if view.focus in FOCUSABLE else 'trace-target'}").focus()
 
-    def _show_steps(self, path: r.TracePath | None) -> None:
+    def _show_steps(self, path: r.TracePath | None, index: int | None = None) -> None:
+        """List the steps of `path` (the `index`-th path found)."""
+        self._shown_path = index
+        self.view.path, self.view.step = index or 0, 0
         steps = self.query_one("#trace-steps", OptionList)
         items: list[tuple[Text, Ref]] = []
         if path is not None:
@@ -234,11 +309,14 @@ class TraceScreen(CatDocScreen):
         return text
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_list.id == "trace-paths" and self.result is not None:
-            self._show_steps(self.result.paths[event.option_index])
+        index = event.option_index
+        if event.option_list.id == "trace-steps":
+            self.view.step = index
+        elif self.result is not None and index != self._shown_path:
+            self._show_steps(self.result.paths[index], index)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "trace-paths":
             self.query_one("#trace-steps", OptionList).focus()
         elif 0 <= event.option_index < len(self._steps):
-            self.catdoc.open(self._steps[event.option_index])
+            self.catdoc.open(self._steps[event.option_index], back="trace")

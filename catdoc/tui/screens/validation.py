@@ -1,8 +1,9 @@
 """Validation: every finding with severity and code; Enter jumps to the entity it names.
 
-A place to work from: the list can be narrowed by severity (1, 2, 3) and by code (/), and what it
-showed (filters and the highlighted finding) is kept on the app in a `FindingsView`, so going to
-a finding and back (Escape in the browser, or v) finds the list as it was left.
+A place to work from: the list can be narrowed by severity (1, 2, 3) and by text (/) that a code
+or an id of the finding contains (what a user types: `FUN_` or `req-cart`), and what it showed
+(filters and the highlighted finding) is kept on the app in a `FindingsView`, so going to a
+finding and back (Escape in the browser, or v) finds the list as it was left.
 """
 
 from __future__ import annotations
@@ -34,15 +35,16 @@ LISTED = 1_000
 """Rows the table holds at most: thousands of rows take seconds to lay out, and past a
 thousand the filters are the way through (the counts say how many there are)."""
 TYPING_PAUSE = 0.2
-"""Seconds of no typing in the code filter before the table is filled again."""
+"""Seconds of no typing in the text filter before the table is filled again."""
 BY = Binding.Group("Severity", compact=True)
 """The footer shows the severity keys as one entry."""
 
 
 @dataclass
 class FindingsView:
-    """What the findings list shows: the severities let through, the code filter, and the
-    highlighted finding (by what it says, so a reload that moves it keeps it highlighted)."""
+    """What the findings list shows: the severities let through, the text filter (`code`, as
+    it began), and the highlighted finding (by what it says, so a reload that moves it keeps it
+    highlighted)."""
 
     severities: set[str] = field(default_factory=lambda: set(SEVERITY))
     code: str = ""
@@ -50,11 +52,18 @@ class FindingsView:
     finding: tuple[str, str, str | None, str] | None = None
 
     def lets_through(self, finding: Any) -> bool:
-        return finding.severity in self.severities and self.code_matches(finding)
+        return finding.severity in self.severities and self.text_matches(finding)
 
-    def code_matches(self, finding: Any) -> bool:
-        """Whether the finding's code contains the filter text (any case)."""
-        return self.code.strip().casefold() in finding.code.casefold()
+    def text_matches(self, finding: Any) -> bool:
+        """Whether the finding's code, or an id it names (entities, their category, functor or
+        transformation), contains the filter text (any case)."""
+        needle = self.code.strip().casefold()
+        if not needle:
+            return True
+        names = (finding.code, *finding.ids, finding.category, finding.functor)
+        return any(
+            needle in name.casefold() for name in (*names, finding.natural_transformation) if name
+        )
 
 
 def finding_key(finding: Any) -> tuple[str, str, str | None, str]:
@@ -77,12 +86,12 @@ class ValidationScreen(CatDocScreen):
     """The report of `catdoc validate`, as a table with the highlighted finding spelled out."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back", tooltip="Back (from the code filter: to the list)"),
+        Binding("escape", "back", "Back", tooltip="Back (from the filter: to the list)"),
         Binding(
             "enter",
             "go",
             "Go to",
-            key_display="Enter",
+            key_display="↵",  # narrower than "Enter": every key of the screen fits in 80 columns
             priority=True,  # before the table's own (hidden) Enter, so the footer names it
             tooltip="Go to the entity the finding names (Escape there comes back)",
         ),
@@ -91,7 +100,12 @@ class ValidationScreen(CatDocScreen):
             "2", "severity('warning')", "Warnings", tooltip="Show or hide the warnings", group=BY
         ),
         Binding("3", "severity('info')", "Infos", tooltip="Show or hide the infos", group=BY),
-        Binding("slash", "filter_code", "Code", tooltip="Filter by code (part of it, any case)"),
+        Binding(
+            "slash",
+            "filter_code",
+            "Find",
+            tooltip="Filter by code or entity id (part of it, any case)",
+        ),
         Binding("0", "show_all", "All", tooltip="Every finding again (no filter)"),
     ]
 
@@ -107,7 +121,7 @@ class ValidationScreen(CatDocScreen):
         yield Header()
         yield Static(id="validation-summary", markup=False)
         yield Input(
-            self.view.code, placeholder="code contains…", id="findings-filter", compact=True
+            self.view.code, placeholder="code or id contains…", id="findings-filter", compact=True
         )
         yield Static(id="findings-counts", markup=False)
         yield DataTable(id="findings", cursor_type="row", zebra_stripes=True)
@@ -197,10 +211,10 @@ class ValidationScreen(CatDocScreen):
         )
 
     def _count(self) -> None:
-        """How many findings are shown, and per severity how many the code filter lets through
+        """How many findings are shown, and per severity how many the text filter lets through
         (dim: hidden by its key)."""
         view = self.view
-        matching = [f for f in self.all_findings if view.code_matches(f)]
+        matching = [f for f in self.all_findings if view.text_matches(f)]
         shown = sum(1 for f in matching if f.severity in view.severities)
         text = Text(f"{shown:,} of {len(self.all_findings):,} shown ", "bold")
         if shown > LISTED:
@@ -211,7 +225,7 @@ class ValidationScreen(CatDocScreen):
             text.append(f"  {key} ", "bold cyan" if on else "dim")
             text.append(f"{severity}s {count:,}", SEVERITY[severity][1] if on else "dim strike")
         if view.code.strip():
-            text.append("   code ∋ ", "dim")
+            text.append("   code or id ∋ ", "dim")
             text.append(repr(visible(view.code.strip())), "bold")
         self.query_one("#findings-counts", Static).update(text)
 
@@ -254,7 +268,7 @@ class ValidationScreen(CatDocScreen):
         self._go(event.cursor_row)
 
     def action_go(self) -> None:
-        """Enter: from the code filter into the list; in the list, to the finding's entity."""
+        """Enter: from the text filter into the list; in the list, to the finding's entity."""
         table = self.query_one("#findings", DataTable)
         if self.query_one("#findings-filter", Input).has_focus:
             if self._typing is not None:
@@ -289,7 +303,7 @@ class ValidationScreen(CatDocScreen):
         self.query_one("#findings", DataTable).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """`/` leaves the footer while the code field has focus (it types there)."""
+        """`/` leaves the footer while the filter field has focus (it types there)."""
         return not (action == "filter_code" and isinstance(self.focused, Input))
 
     def action_filter_code(self) -> None:
@@ -306,7 +320,7 @@ class ValidationScreen(CatDocScreen):
         self._typing = self.set_timer(TYPING_PAUSE, self._fill)
 
     def action_back(self) -> None:
-        """From the code filter back to the list (the filter stays); from the list, away."""
+        """From the text filter back to the list (the filter stays); from the list, away."""
         field = self.query_one("#findings-filter", Input)
         if field.has_focus:
             field.display = bool(self.view.code.strip())
