@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from catdoc.model import Category, PathSpec, Semantics, as_path
 
@@ -57,8 +57,9 @@ class PathError(ValueError):
         self.morphism = morphism
 
 
-@dataclass(frozen=True, slots=True)
-class _Generator:
+class _Generator(NamedTuple):
+    """A declared morphism's ends (a tuple: a large category makes hundreds of thousands)."""
+
     source: str
     target: str
     alias: bool

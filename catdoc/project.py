@@ -16,7 +16,7 @@ import re
 import stat as stat_module
 from collections import defaultdict
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -107,20 +107,26 @@ def resolve_inside(root: Path, user_path: str | Path) -> Path:
 class InsideResolver:
     """`resolve_inside` for many project-relative paths at once: each directory's real path is
     looked up once, and a file is taken as it stands in it unless it is a symlink (resolved in
-    full then). Checking or reading 10,000 documents otherwise spends most of its time resolving
-    the same few directories. Use one for one batch only: a directory swapped for a symlink
-    afterwards is not seen."""
+    full then). A folder asked about `LIST_AFTER` times is listed once (`os.scandir`, no `stat`
+    per entry) and answered from the listing; a name not in it is looked up on its own (a
+    case-insensitive file system finds names a listing spells otherwise). Checking or reading
+    100,000 documents otherwise spends most of its time on the same few directories. Use one
+    for one batch only: a change to the tree afterwards is not seen."""
+
+    LIST_AFTER = 32
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self._dirs: dict[str, Path] = {}
+        self._asked: dict[str, int] = {}
+        self._listed: dict[str, dict[str, int]] = {}
 
     def __call__(self, rel: str) -> Path:
         """The path `resolve_inside` gives (raising as it does)."""
         found = self._entry(rel)
         if found is None or found[1] is None or stat_module.S_ISLNK(found[1]):
             return resolve_inside(self.root, rel)
-        return found[0]
+        return found[0] / found[2]
 
     def is_file(self, rel: str) -> bool:
         """Whether `rel` names a regular file, following a symlink that stays inside; raises
@@ -136,9 +142,9 @@ class InsideResolver:
             return _is_file(resolve_inside(self.root, rel))
         return stat_module.S_ISREG(mode)
 
-    def _entry(self, rel: str) -> tuple[Path, int | None] | None:
-        """(the file's place in its resolved folder, its `lstat` mode or None), or None when
-        `rel` is not a plain name in a folder (it is then resolved whole)."""
+    def _entry(self, rel: str) -> tuple[Path, int | None, str] | None:
+        """(the file's resolved folder, its `lstat` mode or None, its name), or None when `rel`
+        is not a plain name in a folder (it is then resolved whole)."""
         parent, _, name = rel.rpartition("/")
         if name in ("", ".", "..") or rel.startswith("/") or "\0" in rel:
             return None
@@ -149,11 +155,36 @@ class InsideResolver:
             except CatDocError:
                 return None  # resolved whole, the error names the whole path
             self._dirs[parent] = folder
-        target = folder / name
-        try:
-            return target, os.lstat(target).st_mode
-        except (OSError, ValueError):
-            return target, None
+        listing = self._listed.get(parent)
+        if listing is None:
+            asked = self._asked[parent] = self._asked.get(parent, 0) + 1
+            if asked >= self.LIST_AFTER:
+                listing = self._listed[parent] = _listing(folder)
+        mode = listing.get(name) if listing is not None else None
+        if mode is None:
+            with suppress(OSError, ValueError):
+                mode = os.lstat(os.path.join(folder, name)).st_mode
+        return folder, mode, name
+
+
+def _listing(folder: Path) -> dict[str, int]:
+    """The entries of a folder by name: their `lstat` file type, from the directory itself
+    where the file system says (no `stat` per entry); empty when it cannot be listed."""
+    kinds: dict[str, int] = {}
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    kinds[entry.name] = stat_module.S_IFLNK
+                elif entry.is_file(follow_symlinks=False):
+                    kinds[entry.name] = stat_module.S_IFREG
+                elif entry.is_dir(follow_symlinks=False):
+                    kinds[entry.name] = stat_module.S_IFDIR
+                else:
+                    kinds[entry.name] = entry.stat(follow_symlinks=False).st_mode
+    except OSError:
+        return {}
+    return kinds
 
 
 def _is_file(path: os.PathLike[str]) -> bool:
@@ -390,12 +421,18 @@ class _Indexes:
         mor_cat: dict[str, str] = {}
         for cat in project.categories:
             put("category", cats, cat)
-            for obj in cat.objects:
-                if put("object", objs, obj):
-                    obj_cat[obj.id] = cat.id
-            for mor in cat.morphisms:
-                if put("morphism", mors, mor):
-                    mor_cat[mor.id] = cat.id
+            for kind, entities, table, home in (
+                ("object", cat.objects, objs, obj_cat),
+                ("morphism", cat.morphisms, mors, mor_cat),
+            ):
+                ids = [entity.id for entity in entities]
+                if len(set(ids)) == len(ids) and table.keys().isdisjoint(ids):
+                    table.update(zip(ids, entities, strict=True))  # no duplicate: in bulk
+                    home.update(dict.fromkeys(ids, cat.id))
+                    continue
+                for entity in entities:
+                    if put(kind, table, entity):
+                        home[entity.id] = cat.id
         funs: dict[str, Functor] = {}
         for fun in project.functors:
             put("functor", funs, fun)
@@ -610,10 +647,15 @@ def _stamp_origin(model: ModelFile, rel: str, ordinals: dict[str, int]) -> None:
 
     for cat in model.categories:
         mark(cat)
-        for obj in cat.objects:
-            mark(obj)
-        for mor in cat.morphisms:
-            mark(mor)
+        for entities in (cat.objects, cat.morphisms):
+            ids = [entity.id for entity in entities]
+            if len(set(ids)) == len(ids) and ordinals.keys().isdisjoint(ids):
+                ordinals.update(dict.fromkeys(ids, 1))  # each the first of its id: in bulk
+                for entity in entities:
+                    setter(entity, "__pydantic_private__", first)
+                continue
+            for entity in entities:
+                mark(entity)
     for fun in model.functors:
         mark(fun)
     for nat in model.natural_transformations:

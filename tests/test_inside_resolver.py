@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 from catdoc.errors import CatDocError
 from catdoc.project import InsideResolver, _is_file, resolve_inside
 
-PARTS = ["docs", "inner", "out-dir", "in-dir", "a.md", "b.md", "out.md", "in.md", "loop", "..", "."]
+PARTS = [
+    *("docs", "inner", "out-dir", "in-dir", "a.md", "A.md", "b.md", "out.md", "in.md", "loop"),
+    *("pipe.md", "..", "."),
+]
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +34,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
         os.symlink(outside / "secret.md", folder / "out.md")
         os.symlink(folder / "a.md", folder / "in.md")
         os.symlink(folder / "loop", folder / "loop")
+        os.mkfifo(folder / "pipe.md")
     return root
 
 
@@ -42,9 +46,13 @@ def _answer(resolve: object, rel: str) -> tuple[str, str]:
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.lists(st.sampled_from(PARTS), min_size=1, max_size=4), min_size=1, max_size=8))
-def test_batch_answers_like_resolve_inside(tree: Path, paths: list[list[str]]) -> None:
+@given(
+    st.lists(st.lists(st.sampled_from(PARTS), min_size=1, max_size=4), min_size=1, max_size=8),
+    st.sampled_from([1, 3, InsideResolver.LIST_AFTER]),
+)
+def test_batch_answers_like_resolve_inside(tree: Path, paths: list[list[str]], after: int) -> None:
     batch = InsideResolver(tree)
+    batch.LIST_AFTER = after  # answers from folder listings, early or late
     for parts in paths:
         rel = "/".join(parts)
         assert _answer(batch, rel) == _answer(lambda r: resolve_inside(tree, r), rel), rel
