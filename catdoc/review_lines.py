@@ -71,7 +71,11 @@ def read(text: str) -> Lines | None:
         key, source, target = found.group(1, 2, 3)
         if key[0] == '"':
             key = key[1:-1]
-        if key in lines or _repeats(source) or _repeats(target):
+        if (
+            key in lines
+            or (", " in source and _repeats(source))
+            or (", " in target and _repeats(target))
+        ):
             return None
         ends = source + "\x1d" + target
         signatures[key] = ends.replace('"', "").replace(": ", "\x1e").replace(", ", "\x1f")
@@ -80,10 +84,9 @@ def read(text: str) -> Lines | None:
 
 
 def _repeats(ends: str) -> bool:
-    """Whether an end names a document twice (a YAML reader refuses the repeated key). The
-    grammar keeps `, `, `: ` and `"` out of ids and fingerprints, so splitting on them is exact."""
-    if ", " not in ends:
-        return False
+    """Whether an end of several documents names one twice (a YAML reader refuses the repeated
+    key). The grammar keeps `, `, `: ` and `"` out of ids and fingerprints, so splitting on them
+    is exact."""
     ids = [pair.partition(": ")[0].replace('"', "") for pair in ends.split(", ")]
     return len(set(ids)) != len(ids)
 
