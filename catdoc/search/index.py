@@ -193,7 +193,7 @@ class SearchIndex:
                 raise StaleIndexError(self.path)
             conn.execute("SELECT count(*) FROM docs_fts WHERE docs_fts MATCH 'x'").fetchone()
             conn.execute(
-                f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_src USING fts5(x, "
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_src USING fts5(x, content='', "
                 f"tokenize='{TOKENIZE}')"
             )
             conn.execute(
@@ -289,7 +289,7 @@ class SearchIndex:
                 "SELECT doc, term FROM temp.stem_vocab ORDER BY doc, offset"
             ):
                 out[doc].append(term)
-            self.conn.execute("DELETE FROM temp.stem_src")
+            self.conn.execute("INSERT INTO temp.stem_src(stem_src) VALUES ('delete-all')")
         return out
 
     @contextlib.contextmanager
@@ -378,11 +378,23 @@ class SearchIndex:
         return ids
 
     def _stems_of(self, records: Sequence[DocRecord]) -> dict[str, list[str]]:
-        """The stemmed terms of the titles, concepts and headings of `records`, in one pass."""
+        """The stemmed terms of the titles, concepts and headings of `records`, in one pass.
+
+        A heading path's terms are its headings' terms one after the other (the separator
+        splits tokens), so each distinct heading is stemmed once: the paths of a document all
+        repeat its title, and most documents share their section names."""
         texts: dict[str, None] = {}
         for r in records:
-            texts.update(dict.fromkeys([r.title, *r.concepts, *(_heading(c) for c in r.chunks)]))
-        return dict(zip(texts, self.stem(list(texts)), strict=True))
+            texts.update(dict.fromkeys([r.title, *r.concepts]))
+            for chunk in r.chunks:
+                texts.update(dict.fromkeys(chunk.heading))
+        stems = dict(zip(texts, self.stem(list(texts)), strict=True))
+        for r in records:
+            for chunk in r.chunks:
+                path = _heading(chunk)
+                if path not in stems:
+                    stems[path] = [term for part in chunk.heading for term in stems[part]]
+        return stems
 
     def _drop(self, rowid: int, *, keep_row: bool) -> None:
         conn = self.conn
