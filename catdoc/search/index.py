@@ -456,7 +456,7 @@ class SearchIndex:
                     r.file_type,
                     r.date,
                     r.summary,
-                    json.dumps(concept_terms, ensure_ascii=False),
+                    _json(concept_terms),
                     " ".join(stems[r.title]),
                     r.error,
                 )
@@ -479,7 +479,7 @@ class SearchIndex:
                         next_chunk,
                         rowid,
                         chunk.index,
-                        json.dumps(chunk.heading, ensure_ascii=False),
+                        _json(chunk.heading),
                         " ".join(stems[heading]),
                         chunk.start_line,
                         chunk.end_line,
@@ -721,6 +721,11 @@ class SearchIndex:
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
+
+
+_json = json.JSONEncoder(ensure_ascii=False).encode
+"""`json.dumps(value, ensure_ascii=False)` without a new encoder per call (`dumps` makes one
+whenever an option differs from the default: 400,000 of them in a 100,000-document build)."""
 
 
 def _batches(records: Iterable[DocRecord], size: int) -> Iterator[list[DocRecord]]:
