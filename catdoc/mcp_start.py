@@ -178,7 +178,9 @@ def _request(message: Any, method: str) -> RequestId | None:
 def _plain_tools_list(message: Any) -> RequestId | None:
     """The id of a `tools/list` request for the first page with nothing else asked."""
     request_id = _request(message, "tools/list")
-    return request_id if message.get("params", {}) in ({}, None) else None  # type: ignore[union-attr]
+    if request_id is None or message.get("params", {}) != {}:
+        return None
+    return request_id
 
 
 def _plain_initialize(message: Any) -> tuple[RequestId, str] | None:
@@ -199,9 +201,9 @@ def _plain_initialize(message: Any) -> tuple[RequestId, str] | None:
         return None
     if not all(isinstance(client.get(key), str) for key in ("name", "version")):
         return None
-    if not all(isinstance(value, str) for value in client.values()):
+    if request_id is None or not all(isinstance(value, str) for value in client.values()):
         return None
-    return request_id, version  # type: ignore[return-value]
+    return request_id, version
 
 
 def _plain_capabilities(capabilities: Any) -> bool:

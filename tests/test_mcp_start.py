@@ -21,6 +21,7 @@ from mcp_project import make_project, served_tools
 from pydantic import ValidationError
 
 from catdoc.mcp_answers import MAX_FILES, MAX_VERSIONS, PREFIX, AnswerCache, fingerprint
+from catdoc.mcp_lines import TooLong
 from catdoc.mcp_start import Built, Opening, _plain_initialize
 
 REPO = Path(__file__).resolve().parents[1]
@@ -198,7 +199,7 @@ class Client:
     def __init__(self, cache: AnswerCache | None) -> None:
         self.written: list[bytes] = []
         self._items: list[object] = []
-        self.opening = Opening(self, cache, self)  # type: ignore[arg-type]
+        self.opening = Opening(self, cache, self)  # type: ignore[arg-type]  # wire and inbox
 
     def write(self, data: bytes) -> None:  # the wire
         self.written.append(data)
@@ -207,14 +208,21 @@ class Client:
         return self._items.pop(0)
 
     def send(self, *messages: Any) -> None:
-        self._items.append(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+        self.send_raw(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
 
-    def built(self) -> list[Any]:
-        """Hand over (to no server): the lines held for it, parsed."""
+    def send_raw(self, data: bytes) -> None:
+        self._items.append(data)
+
+    def held(self) -> list[bytes | TooLong]:
+        """Hand over (to no server): the lines held for it."""
         self._items.append(Built(None, None))
         with pytest.raises(RuntimeError):
             self.opening.wait_for_server()
-        return [json.loads(line) for line in self.opening.take_pending()]  # type: ignore[arg-type]
+        return list(self.opening.take_pending())
+
+    def built(self) -> list[Any]:
+        """Hand over: the lines held for the server, parsed."""
+        return [json.loads(line) for line in self.held() if isinstance(line, bytes)]
 
     def answers(self) -> list[Any]:
         return [json.loads(line) for line in b"".join(self.written).splitlines()]
@@ -262,6 +270,26 @@ def test_unusual_or_unkept_handshakes_are_left_to_the_server(
         client.send(first, INITIALIZED, TOOLS_LIST)
         assert client.built() == [first, INITIALIZED, TOOLS_LIST]
         assert client.answers() == []
+
+
+def test_lines_after_an_early_handshake_that_are_not_plain_requests_are_held(
+    cache: AnswerCache,
+) -> None:
+    odd = [
+        b"not json",
+        b"[1, 2]",
+        b"null",
+        b'{"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": null}',
+        b'{"jsonrpc": "2.0", "id": true, "method": "tools/list"}',
+        b'{"jsonrpc": "2.0", "id": 6, "method": "tools/list", "params": {"cursor": "x"}}',
+    ]
+    client = Client(cache)
+    client.send(INITIALIZE)
+    client.send_raw(b"\n".join(odd) + b"\n")
+    replayed, _own_list, *rest = client.held()
+    assert [a["id"] for a in client.answers()] == [1]
+    assert isinstance(replayed, bytes) and json.loads(replayed) == INITIALIZE
+    assert rest == odd
 
 
 def test_a_fresh_servers_answers_are_kept(tmp_path: Path) -> None:
