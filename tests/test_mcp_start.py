@@ -344,3 +344,40 @@ def test_a_handshake_answered_early_is_one_the_server_accepts(params: dict[str, 
         InitializeRequestParams.model_validate(params, by_name=False)
     except ValidationError as exc:  # pragma: no cover - what the test exists to catch
         pytest.fail(f"answered early, but the server refuses it: {exc}")
+
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5))
+messages = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(
+            st.sampled_from(["jsonrpc", "id", "method", "params", "cursor"]), inner, max_size=4
+        ),
+    ),
+    max_leaves=8,
+)
+LISTING = json.dumps(TOOLS_LIST).encode()
+lines = st.lists(
+    st.one_of(
+        st.binary(max_size=20).filter(lambda line: b"\n" not in line),
+        st.builds(lambda value: json.dumps(value).encode(), messages),
+        st.sampled_from([LISTING, json.dumps(INITIALIZED).encode()]),
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(after=lines)
+def test_whatever_follows_an_early_handshake_is_answered_or_held_in_order(
+    tmp_path_factory: pytest.TempPathFactory, after: list[bytes]
+) -> None:
+    kept = AnswerCache(tmp_path_factory.mktemp("kept") / "answers.json")
+    kept.observe("2025-06-18", KEPT_INIT, KEPT_TOOLS)
+    client = Client(AnswerCache(kept.path))
+    client.send(INITIALIZE)
+    client.send_raw(b"".join(line + b"\n" for line in after))
+    _replayed, _own_list, *rest = client.held()
+    assert len(client.answers()) == 1 + after.count(LISTING)
+    assert rest == [line for line in after if line.strip() and line != LISTING]
