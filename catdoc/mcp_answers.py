@@ -2,12 +2,14 @@
 
 Importing the MCP SDK and building the tools' JSON schemas takes about a second, and an assistant
 waits for both answers before it can do anything. They depend only on the code (CatDoc's, the
-SDK's, pydantic's), on `--read-only` and on the protocol version the client asks for, so
-`catdoc mcp` keeps the answers its SDK server gave, in a file named by a fingerprint of exactly
-those inputs, and the next start replays them while the SDK loads. Any change of a source file
-of those packages (an edit, an upgrade) changes the fingerprint; the file is then rebuilt from the
-server's answers. Every start also re-asks its SDK server and rewrites the file (with a warning)
-if an answer differs, so even a change the fingerprint cannot see lasts one start at most.
+SDK's, pydantic's), on `--read-only` and on the protocol version the client asks for (and on a
+dashboard's URL: a start with `--dashboard` neither replays nor keeps them), so `catdoc mcp`
+keeps the answers its SDK server gave, in a file named by a fingerprint of exactly those inputs,
+and the next start replays them while the SDK loads. Any change of a source file of those
+packages (an edit, an upgrade) changes the fingerprint; the file is then rebuilt from the
+server's answers. Every start also re-asks its SDK server and rewrites the file if an answer
+differs (with a warning when the one sent was out of date), so even a change the fingerprint
+cannot see lasts one start at most.
 """
 
 from __future__ import annotations
