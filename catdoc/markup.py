@@ -247,9 +247,11 @@ def scan_rst(lines: list[str]) -> Structure:
         if i == 0 or not _RST_ADORN.match(line):
             continue
         title = lines[i - 1]
-        if not title.strip() or title[0] in " \t" or _RST_ADORN.match(title) or scan.code[i - 1]:
+        if not title.strip() or _RST_ADORN.match(title) or scan.code[i - 1]:
             continue
         over = i >= 2 and lines[i - 2].rstrip() == stripped
+        if title[0] in " \t" and not over:
+            continue  # only a title between two adornment lines may be inset
         if not over and i >= 2 and lines[i - 2].strip():
             continue
         style = (stripped[0], over)

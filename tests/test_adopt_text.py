@@ -80,6 +80,33 @@ def test_rst_in_txt_is_chunked_and_titled_as_rst() -> None:
     assert chunk_text(DJANGO_TXT, kind=kind)[0].heading_path == ["Writing your first Django app"]
 
 
+INSET_TITLE = """\
+=========================
+ Django 1.6 release notes
+=========================
+
+.. note::
+
+    Dedicated to a friend.
+
+Python compatibility
+====================
+
+Django 1.6 requires Python 2.6.5 or above.
+"""
+
+
+def test_an_overlined_title_may_be_inset_but_an_underlined_one_may_not() -> None:
+    kind = sniff_kind("releases/1.6.txt", INSET_TITLE)
+    assert document_title({}, INSET_TITLE, "fb", kind=kind) == "Django 1.6 release notes"
+    assert [h[2] for h in headings_of(INSET_TITLE, kind="rst")] == [
+        "Django 1.6 release notes",
+        "Python compatibility",
+    ]
+    inset_underlined = "Intro\n\n  not a title\n  ===========\n"
+    assert [h[2] for h in headings_of(inset_underlined, kind="rst")] == []
+
+
 # ---------------------------------------------------------------------------------- metadata
 PEP = """\
 PEP: 634
