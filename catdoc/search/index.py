@@ -193,7 +193,7 @@ class SearchIndex:
                 raise StaleIndexError(self.path)
             conn.execute("SELECT count(*) FROM docs_fts WHERE docs_fts MATCH 'x'").fetchone()
             conn.execute(
-                f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_src USING fts5(x, content='', "
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_src USING fts5(x, "
                 f"tokenize='{TOKENIZE}')"
             )
             conn.execute(
@@ -289,7 +289,7 @@ class SearchIndex:
                 "SELECT doc, term FROM temp.stem_vocab ORDER BY doc, offset"
             ):
                 out[doc].append(term)
-            self.conn.execute("INSERT INTO temp.stem_src(stem_src) VALUES ('delete-all')")
+            self.conn.execute("DELETE FROM temp.stem_src")
         return out
 
     @contextlib.contextmanager
