@@ -87,7 +87,11 @@ def _repeats(ends: str) -> bool:
     """Whether an end of several documents names one twice (a YAML reader refuses the repeated
     key). The grammar keeps `, `, `: ` and `"` out of ids and fingerprints, so splitting on them
     is exact."""
-    ids = [pair.partition(": ")[0].replace('"', "") for pair in ends.split(", ")]
+    pairs = ends.split(", ")
+    if len(pairs) == 2:  # the usual case: a morphism's two ends
+        first, second = pairs
+        return first[: first.index(": ")].strip('"') == second[: second.index(": ")].strip('"')
+    ids = [pair[: pair.index(": ")].strip('"') for pair in pairs]
     return len(set(ids)) != len(ids)
 
 

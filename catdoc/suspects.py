@@ -139,6 +139,13 @@ def link_statuses(
     def now(object_id: str) -> str:
         return get(object_id, MISSING)
 
+    tokens = {i: f"{i}\x1e{fp}" for i, fp in fingerprint.items()}
+
+    def token(object_id: str) -> str:
+        """The object's part of a `signature` (made once per object, not once per link)."""
+        found = tokens.get(object_id)
+        return found if found is not None else f"{object_id}\x1e{MISSING}"
+
     signatures = book.signatures
     checked = 0
     out: list[LinkStatus] = []
@@ -149,9 +156,9 @@ def link_statuses(
             out.append(LinkStatus(LinkRef(kind, owner, item), "unreviewed", (source, target)))
             continue
         current = (
-            "\x1f".join(f"{i}\x1e{get(i, MISSING)}" for i in source)
+            "\x1f".join([token(i) for i in source])
             + "\x1d"
-            + "\x1f".join(f"{i}\x1e{get(i, MISSING)}" for i in target)
+            + "\x1f".join([token(i) for i in target])
         )
         if held == current:
             continue
