@@ -39,10 +39,11 @@ _READ_FLAGS = (
 )
 
 
-def parse(path: Path, rel: str, text: str, folder: Callable[[], Path]) -> Any:
-    """The YAML data of `text` (read from `path`), from the kept tree when it is current.
-    `folder` gives the cache's folder, made and checked to be inside the project (it may raise:
-    the file is then parsed and nothing kept)."""
+def parse(path: Path, rel: str, text: str, data: bytes, folder: Callable[[], Path]) -> Any:
+    """The YAML data of `text` (read from `path`; `data` is its UTF-8, which the loader hashes
+    for the model's version too), from the kept tree when it is current. `folder` gives the
+    cache's folder, made and checked to be inside the project (it may raise: the file is then
+    parsed and nothing kept)."""
     if len(text) < MIN_CHARS:
         return yaml_source.parse(text, rel)
     try:
@@ -51,7 +52,7 @@ def parse(path: Path, rel: str, text: str, folder: Callable[[], Path]) -> Any:
         place = folder() / f"{name}.json"
     except (OSError, CatDocError):
         return yaml_source.parse(text, rel)
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     header = {
         "format": FORMAT,
         "file": rel,

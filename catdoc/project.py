@@ -426,7 +426,7 @@ class _Indexes:
                 ("morphism", cat.morphisms, mors, mor_cat),
             ):
                 ids = [entity.id for entity in entities]
-                if len(set(ids)) == len(ids) and table.keys().isdisjoint(ids):
+                if _all_new(ids, table):
                     table.update(zip(ids, entities, strict=True))  # no duplicate: in bulk
                     home.update(dict.fromkeys(ids, cat.id))
                     continue
@@ -440,6 +440,12 @@ class _Indexes:
         for nat in project.natural_transformations:
             put("natural transformation", nats, nat)
         return cls(cats, objs, mors, funs, nats, obj_cat, mor_cat, dups)
+
+
+def _all_new(ids: list[str], known: dict[str, Any]) -> bool:
+    """Whether no id repeats, in `ids` or in `known`: then a category's entities can be taken
+    in bulk instead of one by one."""
+    return len(set(ids)) == len(ids) and known.keys().isdisjoint(ids)
 
 
 def _parse_yaml(path: Path, rel: str) -> tuple[Any, str]:
@@ -649,7 +655,7 @@ def _stamp_origin(model: ModelFile, rel: str, ordinals: dict[str, int]) -> None:
         mark(cat)
         for entities in (cat.objects, cat.morphisms):
             ids = [entity.id for entity in entities]
-            if len(set(ids)) == len(ids) and ordinals.keys().isdisjoint(ids):
+            if _all_new(ids, ordinals):
                 ordinals.update(dict.fromkeys(ids, 1))  # each the first of its id: in bulk
                 for entity in entities:
                     setter(entity, "__pydantic_private__", first)
@@ -702,8 +708,9 @@ def _load_once(root: Path) -> Project:
         for path in model_files(root):
             rel = path.relative_to(root).as_posix()
             text = yaml_source.read_text(path, rel)
-            data = parsed_cache.parse(path, rel, text, functools.partial(_parsed_folder, root))
-            version.add(path.name, text.encode("utf-8"))  # the bytes read, decoded exactly
+            raw = text.encode("utf-8")  # the bytes read, decoded exactly
+            version.add(path.name, raw)
+            data = parsed_cache.parse(path, rel, text, raw, functools.partial(_parsed_folder, root))
             model = _validate_file(data, text, rel)
             _stamp_origin(model, rel, {})
             project.files.append(rel)

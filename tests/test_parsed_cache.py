@@ -91,7 +91,7 @@ def test_dates_come_back_as_dates(root: Path) -> None:
     place = root / ".catdoc" / "cache" / "parsed" / "x.json"
     place.parent.mkdir(parents=True)
     for _ in range(3):
-        data = parsed_cache.parse(root / REL, REL, text, lambda: place.parent)
+        data = parsed_cache.parse(root / REL, REL, text, text.encode(), lambda: place.parent)
     assert data["reviewedOn"] == dt.date(2026, 11, 23)
     assert data["stampedAt"] == dt.datetime(
         2026, 11, 23, 9, 8, 16, tzinfo=dt.timezone(dt.timedelta(hours=5))
