@@ -20,6 +20,7 @@ from catdoc.project import (
     Project,
     current_config,
     find_root,
+    gc_paused,
     load_project,
     resolve_inside,
     stamp,
@@ -141,6 +142,10 @@ class CatDoc(
         with self._lock:
             self._project, self._load_error, self._derived = project, None, {}
 
+    def held(self) -> Project | None:
+        """The model last loaded, without looking at the files (None before the first load)."""
+        return self._project
+
     def _current(self) -> Project:
         """The model this request already loaded, without another stat check: per-item helpers
         (summaries of thousands of objects) would otherwise stat the model files once per item."""
@@ -151,7 +156,8 @@ class CatDoc(
         project = self.project()
         with self._lock:
             if key not in self._derived:
-                self._derived[key] = build(project)
+                with gc_paused():  # many small acyclic objects (indexes, graphs, reports)
+                    self._derived[key] = build(project)
             return self._derived[key]
 
     # ------------------------------------------------------------------ lookups

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from catdoc.errors import IO_ERROR, CatDocError
@@ -16,19 +17,29 @@ def new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write `text` to `path` so readers see the old file or the new one, never half of it."""
+def atomic_write(path: Path, text: str | Iterable[str], *, durable: bool = True) -> None:
+    """Write `text` (or its pieces, in turn) to `path` so readers see the old file or the new
+    one, never half of it. `durable=False` skips the flush to disk, for derived data that a
+    crash may lose (a reader must then check what it reads)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+            if isinstance(text, str):
+                handle.write(text)
+            else:
+                handle.writelines(text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else new_file_mode())
         os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:  # the pieces may fail too: never leave the temporary file
         Path(tmp).unlink(missing_ok=True)
-        raise CatDocError(
-            IO_ERROR, f"Cannot write {path}: {exc.strerror}.", "Check permissions and disk space."
-        ) from None
+        if isinstance(exc, OSError):
+            raise CatDocError(
+                IO_ERROR,
+                f"Cannot write {path}: {exc.strerror}.",
+                "Check permissions and disk space.",
+            ) from None
+        raise

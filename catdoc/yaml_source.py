@@ -43,6 +43,11 @@ def load_error(where: str, message: str, hint: str) -> CatDocError:
 
 def read_text(path: Path, rel: str) -> str:
     """The file's text; refused before reading when over `MAX_FILE_BYTES`, or when not UTF-8."""
+    return decoded(read_data(path, rel), rel)
+
+
+def read_data(path: Path, rel: str) -> bytes:
+    """The file's bytes; refused before reading when over `MAX_FILE_BYTES`."""
     try:
         with path.open("rb") as handle:
             size = path.stat().st_size
@@ -55,6 +60,11 @@ def read_text(path: Path, rel: str) -> str:
         ) from None
     if len(data) > MAX_FILE_BYTES:
         raise _too_big(rel, len(data))
+    return data
+
+
+def decoded(data: bytes, rel: str) -> str:
+    """`data` as UTF-8 text; anything else is refused at the line where it stops being so."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -6,9 +6,18 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catdoc.errors import LOAD_ERROR, PATH_OUTSIDE_PROJECT, PROJECT_NOT_FOUND, CatDocError
-from catdoc.project import find_root, id_lines, load_project, resolve_inside, stamp
+from catdoc.project import (
+    _Indexes,
+    find_root,
+    id_lines,
+    load_project,
+    resolve_inside,
+    stamp,
+)
 
 BASIC = """\
 # a comment that must not matter
@@ -224,3 +233,84 @@ def test_current_config_follows_every_edit(tmp_path: Path) -> None:
         current_config(tmp_path)
     config.unlink()
     assert current_config(tmp_path).search.limit == 10
+
+
+IDS = st.sampled_from(["a", "b", "c", "req"])
+FILES = st.lists(
+    st.lists(st.tuples(IDS, st.lists(IDS, max_size=3), st.lists(IDS, max_size=3)), max_size=2),
+    min_size=1,
+    max_size=3,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(FILES)
+def test_indexes_and_origins_are_those_of_the_entity_by_entity_path(files: list) -> None:
+    """Ids drawn from a few letters repeat within a file, across files and across kinds: the
+    indexes, duplicates and ordinals the loader gives match those found one entity at a time
+    (what a project that has an id twice anywhere gets)."""
+    import tempfile
+
+    def text(categories: list) -> str:
+        lines = ["categories:"]
+        for cat, objects, morphisms in categories:
+            lines += [f"  - id: {cat}", "    objects:"]
+            lines += [f"      - id: {o}" for o in objects] or ["      []"]
+            lines.append("    morphisms:")
+            lines += [f"      - {{id: {m}, source: a, target: b}}" for m in morphisms] or [
+                "      []"
+            ]
+        return "\n".join(lines if categories else ["categories: []"]) + "\n"
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = make(
+            Path(folder),
+            text(files[0]),
+            {f"f{n}.yaml": text(categories) for n, categories in enumerate(files[1:])},
+        )
+        project = load_project(root)
+        loaded = project._indexes
+        origins = [
+            (e.origin, e.ordinal) for c in project.categories for e in (c, *c.objects, *c.morphisms)
+        ]
+        project.ids_unique = False
+        checked = _Indexes.build(project)
+    assert loaded == checked
+    places = {}
+    expected = []
+    for cat in project.categories:
+        for entity in (cat, *cat.objects, *cat.morphisms):
+            key = (entity.origin, entity.id)
+            expected.append((entity.origin, places.get(key, 0)))
+            places[key] = places.get(key, 0) + 1
+    assert origins == expected
+
+
+def test_a_large_model_loaded_while_collecting_cycles_is_frozen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server or the terminal UI (the collector on) freezes a large model after loading it, so
+    later collections do not traverse it; a one-shot command (collector off) or a small model
+    is left as it is."""
+    import gc
+
+    from catdoc import project as project_module
+
+    make(tmp_path)
+    was_enabled = gc.isenabled()
+    gc.unfreeze()
+    try:
+        gc.enable()
+        load_project(tmp_path)
+        assert gc.get_freeze_count() == 0  # 3 entities: below the threshold
+        monkeypatch.setattr(project_module, "FREEZE_AFTER", 3)
+        gc.disable()
+        load_project(tmp_path)
+        assert gc.get_freeze_count() == 0  # nothing collects: nothing to spare
+        gc.enable()
+        load_project(tmp_path)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        if not was_enabled:
+            gc.disable()

@@ -27,9 +27,14 @@ def main() -> None:
     A one-shot command builds a few hundred thousand acyclic objects and exits: the cyclic
     garbage collector would re-traverse them again and again and free nothing (a third of
     `validate` at 100,000 objects). The long-running commands switch it back on (`serving`).
+    Whatever happens, everything still alive is frozen before the interpreter exits: its final
+    collection would otherwise traverse the whole model once more (1.3 s at 100,000 objects).
     """
     gc.disable()
-    app(prog_name="catdoc")
+    try:
+        app(prog_name="catdoc")
+    finally:
+        gc.freeze()
 
 
 __all__ = ["app", "main"]

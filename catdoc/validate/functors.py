@@ -108,8 +108,19 @@ class _FunctorCheck:
         mapping = fun.morphism_mapping
         for mid in src.broken:
             self.unchecked.append(mid)
+        objects, images, target_generators = self.data.objects, self.data.images, tgt.generators
         for mid, gen in src.generators.items():
             spec = mapping.get(mid)
+            if type(spec) is str and not gen.alias:  # the usual case: one generator, well typed
+                image_gen = target_generators.get(spec)
+                if (
+                    image_gen is not None
+                    and not image_gen.alias
+                    and objects.get(gen.source) == image_gen.source
+                    and objects.get(gen.target) == image_gen.target
+                ):
+                    images[mid] = Path(image_gen.source, image_gen.target, (spec,))
+                    continue
             if spec is None:
                 if not gen.alias:
                     self.composition_fails = True
