@@ -91,6 +91,16 @@ def test_add_object_writes_the_entry_and_the_document(project: Path) -> None:
     assert text.startswith("# Tillpoint checkout")  # comments kept
 
 
+def test_tags_starting_with_a_colon_or_question_mark_are_written_as_given(project: Path) -> None:
+    """ruamel writes `[: 0, ok]` for them in brackets, which reads back as a mapping: such a
+    list is written one item a line."""
+    tags = [": 0", "? why", "ok"]
+    args = [arg for tag in tags for arg in ("--tag", tag)]
+    data = edit_json(project, "add", "object", "REQ", "req-odd", "--title", "Odd", *args, code=1)
+    assert data["outcome"] == "created" and data["findings"][0]["code"] == "FUN_OBJECT_UNMAPPED"
+    assert CatDoc(project).object("req-odd").tags == tags
+
+
 def test_add_object_then_map_it_is_valid_and_exits_0(project: Path) -> None:
     cli(project, "add", "object", "requirements", "req-refund", "--title", "Refunds")
     data = edit_json(project, "map", "specify", "req-refund", "spec-payment-api")

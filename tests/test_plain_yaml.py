@@ -8,14 +8,23 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from catdoc.edit.entries import roundtrip_yaml
 from catdoc.edit.layout import cut_dumped
+from catdoc.edit.nodes import flow_safe
 from catdoc.edit.plain_yaml import dump_item
 
 SAFE = st.text(alphabet=st.sampled_from(list("aZ0 _./-yesnotrul")), max_size=10)
 ANY = st.text(alphabet=st.sampled_from(list("abAZ09 _./()+,'-:#\"~é!\n")), max_size=12)
-SCALARS = st.one_of(SAFE, ANY, st.integers(-(10**6), 10**6), st.booleans(), st.none(), st.dates())
+QUOTED = st.builds(
+    DoubleQuotedScalarString,
+    st.text(alphabet=st.sampled_from(list("aZ0 _,:#'\"\\→é\u2028\x85\ufeff\x7f\t\n")), max_size=12),
+)
+"""Text read from double quotes (kept so by the round trip), some of it needing escapes."""
+SCALARS = st.one_of(
+    SAFE, ANY, QUOTED, st.integers(-(10**6), 10**6), st.booleans(), st.none(), st.dates()
+)
 KEYS = st.text(alphabet=st.sampled_from(list("abcz_-09")), min_size=1, max_size=6)
 VALUES = st.recursive(
     SCALARS,
@@ -38,11 +47,11 @@ def by_ruamel(node: Any, indent: int) -> str:
 
 
 def with_flow_lists(entry: dict[str, Any]) -> CommentedMap:
-    """The entry with its lists of scalars in flow style (`tags: [a, b]`), as the importer
-    writes them."""
+    """The entry with its lists of scalars in flow style (`tags: [a, b]`) where the edit path
+    writes them so."""
     out = CommentedMap()
     for key, value in entry.items():
-        if isinstance(value, list) and not any(isinstance(v, list | dict) for v in value):
+        if isinstance(value, list) and flow_safe(value):
             value = CommentedSeq(value)
             value.fa.set_flow_style()
         out[key] = value
@@ -53,6 +62,18 @@ def with_flow_lists(entry: dict[str, Any]) -> CommentedMap:
 @given(ENTRIES, st.sampled_from([2, 4, 6]), st.booleans())
 def test_what_it_writes_is_what_ruamel_writes(entry: dict[str, Any], indent: int, flow: bool):
     node = with_flow_lists(entry) if flow else CommentedMap(entry)
+    fast = dump_item(node, indent)
+    if fast is not None:
+        assert fast == by_ruamel(node, indent)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ENTRIES, st.sampled_from([2, 4, 6]), st.booleans())
+def test_an_entry_read_from_a_file_is_written_as_ruamel_writes_it(
+    entry: dict[str, Any], indent: int, flow: bool
+) -> None:
+    written = by_ruamel(with_flow_lists(entry) if flow else CommentedMap(entry), 2)
+    node = roundtrip_yaml().load("objects:\n" + written)["objects"][0]
     fast = dump_item(node, indent)
     if fast is not None:
         assert fast == by_ruamel(node, indent)
@@ -76,3 +97,22 @@ def test_comments_quotes_and_entries_without_id_go_to_ruamel() -> None:
     assert dump_item(CommentedMap({"id": "a", "title": "x: y"}), 2) is None
     assert dump_item(CommentedMap({"id": "a", "n": "123"}), 2) is None
     assert dump_item(CommentedMap({"title": "A"}), 2) is None
+
+
+def test_a_functor_named_in_double_quotes_is_written_fast() -> None:
+    node = CommentedMap({"id": "f", "name": DoubleQuotedScalarString("Requirements → Design")})
+    node["objectMapping"] = CommentedMap({"a": "b"})
+    assert dump_item(node, 2) == by_ruamel(node, 2)
+    assert dump_item(node, 2) is not None
+    escaped = CommentedMap({"id": "f", "name": DoubleQuotedScalarString('say "hi"')})
+    assert dump_item(escaped, 2) is None
+
+
+def test_a_functor_read_from_a_file_is_written_fast() -> None:
+    text = 'f:\n  - id: f\n    name: "A \\u2192 B"\n    objectMapping:\n      a: b\n'
+    node = roundtrip_yaml().load(text)["f"][0]
+    assert (
+        dump_item(node, 2)
+        == by_ruamel(node, 2)
+        == '  - id: f\n    name: "A → B"\n' + ("    objectMapping:\n      a: b\n")
+    )

@@ -6,16 +6,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from catdoc import parsed_cache
 from catdoc.edit.entries import EntryFile
 from catdoc.edit.review_intents import ReviewIntents
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, quoted
 from catdoc.model import DocObject, PathSpec, as_path
-from catdoc.project import CATDOC_DIR, MODEL_FILE, InsideResolver, Project, resolve_inside
+from catdoc.project import (
+    CACHE_DIR,
+    CATDOC_DIR,
+    MODEL_FILE,
+    InsideResolver,
+    Project,
+    file_digest,
+    inside_catdoc,
+    resolve_inside,
+)
 
 DEFAULT_FILE = f"{CATDOC_DIR}/{MODEL_FILE}"
 MAX_ID_LENGTH = 200
@@ -85,6 +96,19 @@ class ModelIndex:
         return index
 
 
+def _kept(root: Path, rel: str, text: str) -> parsed_cache.Kept | None:
+    """The tree of model file `rel`, holding `text`, as `catdoc.parsed_cache` keeps it, when
+    that is current (nothing is made or written)."""
+    folder = root / CATDOC_DIR / CACHE_DIR / "parsed"
+    return parsed_cache.current(
+        root / rel,
+        rel,
+        text,
+        file_digest(text.encode("utf-8", "surrogatepass")),
+        partial(inside_catdoc, root, folder),
+    )
+
+
 class EditBase:
     """The model being edited: its files, an index kept current as operations run, checks."""
 
@@ -120,8 +144,13 @@ class EditBase:
         if rel not in self._files:
             path = self.root / rel
             text = path.read_text(encoding="utf-8") if path.is_file() else ""
-            self._files[rel] = EntryFile.open(rel, text)
+            self._files[rel] = EntryFile.open(rel, text, partial(_kept, self.root, rel, text))
         return self._files[rel]
+
+    def parsed(self, rel: str, text: str) -> tuple[Any] | None:
+        """(the tree of `text`, rendered for `rel`) when the edit parsed it already."""
+        edited = self._files.get(rel)
+        return edited.parsed(text) if edited is not None else None
 
     def rendered(self) -> dict[str, str]:
         """Project-relative model file → new text, for every file that changed."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,14 +24,18 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
+from catdoc import yaml_source
 from catdoc.edit.layout import Cut, Unfit, cut_dumped, cut_file
-from catdoc.edit.nodes import plain
-from catdoc.edit.plain_yaml import dump_item
+from catdoc.edit.nodes import flow_safe, plain
+from catdoc.edit.plain_yaml import dump_item, entry_text
 from catdoc.errors import LOAD_ERROR, CatDocError
+from catdoc.project import gc_paused
 
 SECTIONS = ("categories", "functors", "naturalTransformations")
 ITEM_LISTS = ("objects", "morphisms")
 """Lists inside a category whose items are edited one by one (a category may hold thousands)."""
+MERGE = "<<"
+"""A merge key: the loader resolves it, yaml-rs and the kept trees of `_before` differ then."""
 
 
 def roundtrip_yaml() -> YAML:
@@ -90,6 +95,9 @@ class EntryFile:
 
     rel: str
     text: str
+    kept: Callable[[], Any] | None = None
+    """Gives the tree of `text` kept by `catdoc.parsed_cache` when it is current, else None: the
+    check of a splice then needs no parse of the file as it was."""
     _cuts: dict[str, Cut] | None = None
     _whole: Any = None
     _entries: dict[tuple[str, str], _Entry] = field(default_factory=dict)
@@ -97,10 +105,11 @@ class EntryFile:
     _removed: bool = False  # an entry was removed from the whole document
     _replaced: list[_Entry] = field(default_factory=list)  # removed, then added again
     _items: list[_Item] = field(default_factory=list)
+    _parsed: tuple[str, Any] | None = None  # (the rendered text, its tree as the loader reads it)
 
     @classmethod
-    def open(cls, rel: str, text: str) -> EntryFile:
-        edited = cls(rel, text)
+    def open(cls, rel: str, text: str, kept: Callable[[], Any] | None = None) -> EntryFile:
+        edited = cls(rel, text, kept)
         try:
             edited._cuts = _cuts(text)
         except Unfit:
@@ -240,6 +249,9 @@ class EntryFile:
         piece = _shift(self.text[cut.starts[index] : cut.ends[index]], 2 - cut.indent)
         if piece is None:
             return None
+        fast = _read_by_blocks(piece)
+        if fast is not None:
+            return fast
         try:
             doc = roundtrip_yaml().load(f"{section}:\n{piece}")
         except YAMLError:
@@ -343,6 +355,12 @@ class EntryFile:
         return self._whole[section]
 
     # ------------------------------------------------------------------ writing
+    def parsed(self, text: str) -> tuple[Any] | None:
+        """(the tree of `text`, as `yaml_source.parse` gives it) when the check of the splice
+        that rendered `text` parsed it already, else None; handed out once."""
+        held, self._parsed = self._parsed, None
+        return (held[1],) if held is not None and held[0] is text else None
+
     def render(self) -> str | None:
         """The file's new text, or None when nothing changed."""
         if (
@@ -432,11 +450,29 @@ class EntryFile:
         return spliced if self._means(spliced) else None
 
     def _means(self, spliced: str) -> bool:
-        try:
-            before = yaml_rs.loads(self.text) if self.text.strip() else {}
-            after = yaml_rs.loads(spliced)
-        except (yaml_rs.YAMLDecodeError, ValueError):
-            return False
+        """Whether `spliced` parses to the file's tree with the edit's changes made, and to
+        nothing else. Its tree is kept for the check of the new file (`parsed`)."""
+        with gc_paused():  # two trees of the whole file, without cycles
+            try:
+                before = self._before()
+                after = _tree_of(spliced, self.rel)
+            except (yaml_rs.YAMLDecodeError, ValueError, CatDocError):
+                return False
+            if not self._expected(before, after):
+                return False
+        if MERGE not in spliced:  # else its tree differs from the loader's
+            self._parsed = (spliced, after)
+        return True
+
+    def _before(self) -> Any:
+        """The tree of the file as it was: kept, or parsed."""
+        if not self.text.strip():
+            return {}
+        kept = self.kept() if self.kept is not None and MERGE not in self.text else None
+        return kept.tree() if kept is not None else yaml_rs.loads(self.text)
+
+    def _expected(self, before: Any, after: Any) -> bool:
+        """Whether `after` is `before` with the edit's changes made."""
         if not isinstance(before, dict):
             return False
         if not self._read_right(before):
@@ -494,6 +530,83 @@ class EntryFile:
             seq += [plain(item.node) for item in mine if item.index is None]
             entry[key] = seq
         return entry
+
+
+_BLOCK_KEY = re.compile(r"    ([A-Za-z_]\w*):[ \n]")
+"""A key of an entry whose `-` stands at column 2."""
+
+
+def _read_by_blocks(piece: str) -> CommentedMap | None:
+    """The node of an entry (its `-` at column 2) read key by key without ruamel's round trip
+    (7 s for a functor mapping 25,000 objects): a key's block that `plain_yaml` writes
+    back to the same text from its yaml-rs data is built from that data, any other is read by
+    ruamel alone. None, for ruamel to read the whole entry, when the entry holds a comment or a
+    blank line (ruamel keeps them on the nodes around), or is not a block mapping of such keys.
+    """
+    if "#" in piece or not piece.startswith("  - ") or not piece.endswith("\n"):
+        return None
+    lines = [line + "\n" for line in ("    " + piece[4:-1]).split("\n")]
+    blocks: list[list[str]] = []
+    for line in lines:
+        if _BLOCK_KEY.match(line):
+            blocks.append([line])
+        elif blocks and line.startswith("     ") and line.strip():
+            blocks[-1].append(line)
+        else:
+            return None
+    node = CommentedMap()
+    for block in blocks:
+        text = "".join(block)
+        key = _BLOCK_KEY.match(text).group(1)  # type: ignore[union-attr]
+        if key in node:
+            return None
+        value = _canonical(key, text)
+        if value is None:
+            alone = _shift(text, -4)
+            try:
+                read = roundtrip_yaml().load(alone) if alone else None
+            except YAMLError:
+                return None
+            if not isinstance(read, dict) or list(read) != [key]:
+                return None
+            value = (read[key],)
+        node[key] = value[0]
+    return node
+
+
+def _canonical(key: str, text: str) -> tuple[Any] | None:
+    """(the value of `key: …` block `text`, as nodes) when `plain_yaml` writes it back as
+    `text` exactly, its lists of scalars all in flow style (`[a, b]`, as paths in a mapping
+    usually are) or all in block style; else None."""
+    try:
+        data = yaml_rs.loads(text)
+    except (yaml_rs.YAMLDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or list(data) != [key]:
+        return None
+    for flow in (True, False):
+        value = _nodes(data[key], flow)
+        if entry_text(key, value, 4) == text:
+            return (value,)
+    return None
+
+
+def _nodes(value: Any, flow: bool) -> Any:
+    """Plain data as round-trip nodes, lists of scalars written `[a, b]` when `flow`."""
+    if isinstance(value, dict):
+        return CommentedMap((k, _nodes(v, flow)) for k, v in value.items())
+    if isinstance(value, list):
+        seq = CommentedSeq(_nodes(v, flow) for v in value)
+        if flow and flow_safe(value):
+            seq.fa.set_flow_style()
+        return seq
+    return value
+
+
+def _tree_of(text: str, rel: str) -> Any:
+    """The tree of `text`: as the loader reads it (deep nesting refused) when it holds no merge
+    key, else as yaml-rs gives it (merge keys left as keys, as `_before` reads the file)."""
+    return yaml_rs.loads(text) if MERGE in text else yaml_source.parse(text, rel)
 
 
 def _find(owner: Any, key: str, item_id: str) -> Any:

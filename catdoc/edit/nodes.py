@@ -11,8 +11,17 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from catdoc.model import PathSpec, as_path
 
 
+def flow_safe(items: Any) -> bool:
+    """Whether a list can be written `[a, b]`: scalars only, and no text starting with `:` or
+    `?` (ruamel writes those plain inside brackets, where they read back as a mapping)."""
+    return not any(
+        isinstance(v, Mapping | list | tuple) or (isinstance(v, str) and v[:1] in (":", "?"))
+        for v in items
+    )
+
+
 def to_yaml(value: Any) -> Any:
-    """Plain data as ruamel nodes; short lists of scalars in flow style."""
+    """Plain data as ruamel nodes; lists of scalars in flow style where that is safe."""
     if isinstance(value, Mapping):
         node = CommentedMap()
         for key, item in value.items():
@@ -20,7 +29,7 @@ def to_yaml(value: Any) -> Any:
         return node
     if isinstance(value, list | tuple):
         seq = CommentedSeq(to_yaml(v) for v in value)
-        if all(not isinstance(v, Mapping | list | tuple) for v in value):
+        if flow_safe(value):
             seq.fa.set_flow_style()
         return seq
     return value

@@ -4,9 +4,10 @@ text ruamel writes for them with `roundtrip_yaml`'s layout, without ruamel's per
 
 Only what it is sure to write as ruamel does is written here: mappings and lists without
 comments, anchors or flow style; keys and strings that ruamel leaves plain (no quoting, one
-line, nothing YAML would read as another type); integers, booleans, nulls and dates. For
-anything else `dump_item` returns None and the caller asks ruamel. Callers check the result
-parses back to the data anyway (`EntryFile._means`).
+line, nothing YAML would read as another type); text kept in double quotes that needs no
+escape (a functor's `name: "A → B"`); integers, booleans, nulls and dates. For anything else
+`dump_item` returns None and the caller asks ruamel. Callers check the result parses back to the
+data anyway (`EntryFile._means`).
 """
 
 from __future__ import annotations
@@ -16,17 +17,35 @@ import re
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.resolver import implicit_resolvers
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 _PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_ ./()+,'-]*(?<! )")
 """Strings ruamel writes unquoted (a conservative subset: no `:`, `#`, quotes first, …)."""
 _TYPED = re.compile(
-    r"(?i:y|n|yes|no|true|false|on|off|null|~)"
-    r"|[-+]?\.?[0-9][^ ]*|\.(?i:inf|nan)"
-    r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}.*"
-    r"|\.\.\..*"
+    "|".join(
+        [
+            r"(?i:y|n|yes|no|true|false|on|off|null|~)",
+            r"[-+]?\.?[0-9][^ ]*|\.(?i:inf|nan)",
+            r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}.*",
+            r"\.\.\..*",
+            *(f"(?:{regexp.pattern})" for _, _, regexp, _ in implicit_resolvers),
+        ]
+    ),
+    re.VERBOSE,
 )
 """Plain strings that YAML 1.1 or 1.2 would read as something else (or as the end of a
-document): ruamel quotes them."""
+document): ruamel quotes them. Its own resolvers' patterns (`._` is a float to YAML 1.1) and,
+to be sure, the same words in any case."""
+
+
+_UNESCAPED = re.compile(
+    r"[\x20\x21\x23-\x5b\x5d-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+    r"\U00010000-\U0010ffff]*"
+)
+"""Text ruamel writes between double quotes as it is (no escape): a functor's `"A → B"`."""
+_QUOTED_MAX = 1000
+"""Longer quoted text may be folded at ruamel's line width."""
 
 
 class _Unsure(Exception):
@@ -42,6 +61,16 @@ def dump_item(node: Any, indent: int) -> str | None:
         return None  # every entry and item has an id: the layout finds them by it
     try:
         _mapping(node, indent, out)
+    except _Unsure:
+        return None
+    return "".join(out)
+
+
+def entry_text(key: Any, value: Any, column: int) -> str | None:
+    """The text of `key: value` with the key at `column`, or None when ruamel should write it."""
+    out: list[str] = []
+    try:
+        _entry(" " * column, _key(key), value, column, out)
     except _Unsure:
         return None
     return "".join(out)
@@ -91,15 +120,18 @@ def _entry(lead: str, key: str, value: Any, column: int, out: list[str]) -> None
 
 
 def _check_container(node: Any, kind: type, *, flow: bool = False) -> None:
-    """Plain containers only: ruamel's own keep comments, anchors and (unless `flow`, a list
-    written `[a, b]`) flow style."""
+    """Plain containers only: ruamel's own keep comments, anchors, tags, merges and (unless
+    `flow`, a list written `[a, b]`) flow style. Block style is None in a node made here and
+    False in one read from a file: ruamel writes both the same."""
     if type(node) is kind:
         return
     if type(node) not in (CommentedMap, CommentedSeq) or not isinstance(node, kind):
         raise _Unsure
     if node.ca.items or node.ca.comment or node.ca.end or node.anchor.value:
         raise _Unsure
-    if node.fa.flow_style() is not (True if flow else None):
+    if node.tag.value is not None or getattr(node, "merge", None):
+        raise _Unsure
+    if bool(node.fa.flow_style()) is not flow:
         raise _Unsure
 
 
@@ -132,7 +164,14 @@ def _scalar(value: Any) -> str:
         return ""
     if kind is dt.date:
         return value.isoformat()
+    if (
+        kind is DoubleQuotedScalarString
+        and len(value) <= _QUOTED_MAX
+        and _UNESCAPED.fullmatch(value)
+        and value.anchor.value is None
+    ):
+        return f'"{value}"'
     raise _Unsure
 
 
-__all__ = ["dump_item"]
+__all__ = ["dump_item", "entry_text"]

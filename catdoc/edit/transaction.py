@@ -10,7 +10,11 @@ Every writer (the importer, the MCP tools, the CLI, the TUI) goes through `edit_
 5. check every changed file still is a valid model file, then write them, any documents and
    the review stamps (`catdoc.edit.reviews`) and remove the files the edit deletes, together
    (`catdoc.journal`);
-6. load the result and return the findings that concern what was touched.
+6. load the result (the models of step 5 for the files just written) and return the findings
+   that concern what was touched.
+
+The cyclic garbage collector is paused while whole files' trees and models are built (at
+100,000 objects a long-running face's collector otherwise traverses them again and again).
 """
 
 from __future__ import annotations
@@ -18,18 +22,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-import yaml_rs
-from pydantic import ValidationError
-
+from catdoc import yaml_source
 from catdoc.edit.operations import Change, ModelEdit
 from catdoc.edit.reviews import finish_reviews
 from catdoc.errors import CONFLICT, VALIDATION_ERROR, CatDocError
 from catdoc.journal import commit_files, pending, recover
 from catdoc.lock import project_lock
 from catdoc.model import ModelFile
-from catdoc.project import Project, load_project, model_version
+from catdoc.project import (
+    Project,
+    file_digest,
+    gc_paused,
+    load_project,
+    model_file,
+    model_version,
+)
 from catdoc.reviews import reviews_path
 from catdoc.validate import Report, validate_project
 
@@ -81,35 +90,47 @@ def edit_model(
                 "Read the entities again (their results carry the new version) and repeat the "
                 "edit if it still makes sense.",
             )
-        edit = ModelEdit(project)
-        value = apply(edit)
-        texts = edit.rendered()
-        models = {rel: _check_model_text(rel, text) for rel, text in texts.items()}
-        writes: dict[Path, str] = {root / rel: text for rel, text in texts.items()}
-        writes.update(edit.documents)
-        stamps = finish_reviews(edit, models)
-        if stamps is not None:
-            writes[reviews_path(root)] = stamps
-        if not writes and not edit.deletions:
-            return Outcome(value, edit.changes, [], project, None, edit.touched)
-        commit_files(root, writes, edit.deletions)
-        after = load_project(root) if texts or edit.documents else project
-    report = validate_project(after) if validate else None
-    files = sorted(path.relative_to(root).as_posix() for path in writes)
-    deleted = sorted(path.relative_to(root).as_posix() for path in edit.deletions)
-    return Outcome(value, edit.changes, files, after, report, edit.touched, deleted)
+        with gc_paused():  # nodes, trees and models of whole files: nothing cyclic to find
+            edit = ModelEdit(project)
+            value = apply(edit)
+            texts = edit.rendered()
+            models = {
+                rel: _check_model_text(rel, text, edit.parsed(rel, text))
+                for rel, text in texts.items()
+            }
+            writes: dict[Path, str] = {root / rel: text for rel, text in texts.items()}
+            writes.update(edit.documents)
+            stamps = finish_reviews(edit, models)
+            if stamps is not None:
+                writes[reviews_path(root)] = stamps
+            changes, touched, deletions = edit.changes, edit.touched, edit.deletions
+            reload = bool(texts or edit.documents)
+            del edit  # its nodes and index are not kept alive (nor frozen) by the load below
+            if not writes and not deletions:
+                return Outcome(value, changes, [], project, None, touched)
+            commit_files(root, writes, deletions)
+            files = sorted(path.relative_to(root).as_posix() for path in writes)
+            known = {rel: (file_digest(text.encode()), models[rel]) for rel, text in texts.items()}
+            del models, texts, writes
+        after = load_project(root, known=known) if reload else project
+    with gc_paused():
+        report = validate_project(after) if validate else None
+    deleted = sorted(path.relative_to(root).as_posix() for path in deletions)
+    return Outcome(value, changes, files, after, report, touched, deleted)
 
 
-def _check_model_text(rel: str, text: str) -> ModelFile:
-    """The edited file must still parse and match the file format (else nothing is written)."""
+def _check_model_text(rel: str, text: str, parsed: tuple[Any] | None) -> ModelFile:
+    """The edited file must still be a model file the loader reads (else nothing is written).
+    `parsed` holds its tree when the edit parsed it already."""
     try:
-        data = yaml_rs.loads(text) if text.strip() else None
-        return ModelFile.model_validate(data or {})
-    except (yaml_rs.YAMLDecodeError, ValueError, ValidationError) as exc:
+        data = parsed[0] if parsed is not None else yaml_source.parse(text, rel)
+        return model_file(data, text, rel)
+    except CatDocError as exc:
+        lines = exc.message.splitlines()
+        shown = " ".join(line.strip() for line in lines[:2]) if len(lines) > 1 else lines[0]
         raise CatDocError(
             VALIDATION_ERROR,
-            f"{rel}: the edit would make the file invalid ({str(exc).splitlines()[0]}); nothing "
-            "was written.",
+            f"{rel}: the edit would make the file invalid ({shown}); nothing was written.",
             "Check the values given (types as in the file format).",
         ) from None
 
