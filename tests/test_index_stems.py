@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catdoc.search.index import HEADING_SEPARATOR, ChunkRecord, DocRecord, SearchIndex
+from catdoc.search.index import HEADING_SEPARATOR, ChunkRecord, DocRecord, SearchIndex, _stems_of
 
 words = st.text(
     alphabet=st.sampled_from(list("abcXYZ éüß-_'.:›/ 0123456789ŒΩя中")), min_size=0, max_size=20
@@ -54,7 +54,7 @@ def test_the_stems_of_a_batch_are_those_of_each_text_alone(index: SearchIndex) -
         _record("a", "Running queries", [["Running queries"], ["Running queries", "Caching"]]),
         _record("b", "Caching", [["Caching", "Running queries", "Notes"], []]),
     ]
-    stems = index._stems_of(records)
+    stems = _stems_of(records, index.stemmer)
     for text in ["Running queries", "Caching", "Query sets"]:
         assert stems[text] == index.stem([text])[0]
     for record in records:

@@ -16,21 +16,24 @@ Tables (created with the rest of the index):
 
 Writing happens inside `SearchIndex.write`'s transaction: `forget` before documents are dropped
 or replaced, `store` after the new ones are in, so only the written documents are computed (and
-the counts and labels of the concepts they touch). Word IDF is read from the FTS5 vocabulary of
-the whole index as it stands after the write.
+the counts and labels of the concepts they touch). A document's candidate phrases are found
+when it is read (`find_candidates`, with its passages at hand) and kept, pickled, until every
+document is in; they are ranked then, by word IDF read from the FTS5 vocabulary of the whole
+index as it stands after the write.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+import pickle
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from catdoc.progress import Progress, no_progress
 from catdoc.search import keyphrases
 
 if TYPE_CHECKING:
     from catdoc.search.index import SearchIndex
+    from catdoc.search.stemming import Stemmer
 
 CONCEPT_SCHEMA = """
 CREATE TABLE IF NOT EXISTS concepts(
@@ -74,7 +77,7 @@ def _marks(items: Sequence[Any]) -> str:
 
 
 # ---------------------------------------------------------------------------------- keys
-def learn_keys(index: SearchIndex, phrases: Iterable[str]) -> None:
+def learn_keys(stemmer: Stemmer, phrases: Iterable[str]) -> None:
     """Compute the keys of phrases not seen before, stemming their new words in one pass."""
     asked = list(dict.fromkeys(phrases))
     missing = [p for p in asked if p not in _keys]
@@ -89,7 +92,7 @@ def learn_keys(index: SearchIndex, phrases: Iterable[str]) -> None:
         if len(_stems) + len(new) > CACHE_LIMIT:
             clear_caches()
             new = list(dict.fromkeys(w for ws in words.values() for w in ws))
-        _stems.update(zip(new, (" ".join(t) for t in index.stem(new)), strict=True))
+        _stems.update(zip(new, (" ".join(t) for t in stemmer.stem(new)), strict=True))
     for phrase, ws in words.items():
         stems = [_stems[w] for w in ws if _stems[w]]
         key = " ".join(stems)
@@ -98,12 +101,16 @@ def learn_keys(index: SearchIndex, phrases: Iterable[str]) -> None:
 
 def key_of(index: SearchIndex, phrase: str) -> str:
     """The key of any phrase, however long (tags, keywords, a concept asked for by name)."""
+    return _key(index.stemmer, phrase)
+
+
+def _key(stemmer: Stemmer, phrase: str) -> str:
     key = _names.get(phrase)
     if key is None:
         words = keyphrases.phrase_words(phrase)
         missing = [w for w in dict.fromkeys(words) if w not in _stems]
         if missing:
-            _stems.update(zip(missing, (" ".join(t) for t in index.stem(missing)), strict=True))
+            _stems.update(zip(missing, (" ".join(t) for t in stemmer.stem(missing)), strict=True))
         if len(_names) > CACHE_LIMIT:
             _names.clear()
         key = _names[phrase] = " ".join(_stems[w] for w in words if _stems[w])
@@ -143,87 +150,155 @@ def forget(index: SearchIndex, docs: Iterable[int], ids: Sequence[str]) -> set[s
     return touched
 
 
-@dataclass
-class _Idf:
-    """Phrase IDF from the index's vocabulary: one look-up per distinct stem, remembered per
-    phrase for the rest of the write."""
-
-    index: SearchIndex
-    documents: int
-    words: dict[str, float]
-    phrases: dict[str, float]
-
-    def word(self, term: str) -> float:
-        value = self.words.get(term)
-        if value is None:
-            holding = self.index.rows_with("documents", term)
-            value = self.words[term] = keyphrases.idf(self.documents, holding)
-        return value
-
-    def __call__(self, key: str) -> float:
-        value = self.phrases.get(key)
-        if value is None:
-            value = self.phrases[key] = keyphrases.phrase_idf(key, self.word, self.documents)
-        return value
-
-
 class Source(NamedTuple):
-    """What the concept pass needs of a written document besides its stored passages."""
+    """A written document, as the concept pass needs it: its rowid, tags, keywords and the
+    rowids of its passages (consecutive, in order)."""
 
     rowid: int
     tags: list[str]
     keywords: list[str]
+    chunks: range
+
+
+class Candidates(NamedTuple):
+    """A batch of documents' candidate phrases: each passage's phrases as written, counted
+    (see `keyphrases.passage_phrases`), and the key of every phrase (None: not a concept)."""
+
+    found: list[list[dict[str, int]]]
+    keys: dict[str, str | None]
+
+
+class Found(NamedTuple):
+    """The candidates of a run of consecutive written documents, kept until every document is
+    in: pickled (a few percent of the texts' size, where the objects would be several times
+    it), with the words whose IDF ranking them needs."""
+
+    documents: int
+    candidates: bytes
+    words: str
+    """Space-separated."""
+
+
+Row = tuple[str, int, float, str, str, str]
+"""A `doc_concepts` row."""
+
+
+class RowsJob(NamedTuple):
+    """What a run of documents' concept rows are computed from: the documents, their
+    candidates (`Found.candidates`), the IDF of the words of their keys, and the number of
+    documents in the index."""
+
+    sources: Sequence[Source]
+    candidates: bytes
+    word_idf: dict[str, float]
+    documents: int
+
+
+class ConceptWork(Protocol):
+    """Who computes concept rows (`batch_rows`): this process (`Here`) or worker processes.
+    Maps jobs in order, and may take several ahead of the one it yields."""
+
+    def rows(self, jobs: Iterable[RowsJob]) -> Iterator[list[Row]]: ...
+
+
+class Here:
+    """`ConceptWork` in this process."""
+
+    def __init__(self, stemmer: Stemmer) -> None:
+        self.stemmer = stemmer
+
+    def rows(self, jobs: Iterable[RowsJob]) -> Iterator[list[Row]]:
+        for job in jobs:
+            yield batch_rows(job, self.stemmer)
+
+
+def find_candidates(batch: Sequence[Sequence[str]], stemmer: Stemmer) -> Found:
+    """The candidates of a run of documents, given as each one's passages (they need no
+    index: a worker process that read the documents finds them)."""
+    found = [keyphrases.passage_phrases(passages) for passages in batch]
+    phrases = dict.fromkeys(p for each in found for counts in each for p in counts)
+    learn_keys(stemmer, phrases)
+    keys = {phrase: _keys[phrase] for phrase in phrases}
+    words = {word for key in set(keys.values()) if key for word in key.split(" ")}
+    return Found(
+        len(batch),
+        pickle.dumps(Candidates(found, keys), protocol=pickle.HIGHEST_PROTOCOL),
+        " ".join(words),
+    )
+
+
+def batch_rows(job: RowsJob, stemmer: Stemmer) -> list[Row]:
+    """The concept rows of a run of documents."""
+    candidates: Candidates = pickle.loads(job.candidates)
+    word_idf = job.word_idf.__getitem__
+    remembered: dict[str, float] = {}
+
+    def idf(key: str) -> float:
+        value = remembered.get(key)
+        if value is None:
+            value = remembered[key] = keyphrases.phrase_idf(key, word_idf, job.documents)
+        return value
+
+    rows: list[Row] = []
+    for source, passages in zip(job.sources, candidates.found, strict=True):
+        rows += _document_rows(stemmer, source, passages, candidates.keys, idf)
+    return rows
 
 
 def store(
     index: SearchIndex,
     written: Sequence[Source],
+    found: Sequence[Found],
     touched: set[str],
     *,
     progress: Progress = no_progress,
     step: str = "Indexing documents",
+    work: ConceptWork | None = None,
 ) -> None:
-    """Compute and write the concepts of the `written` documents (already in the index, their
-    passages read back from it `BATCH` documents at a time, so a whole build's texts are never
-    in memory together), then the counts and labels of every concept they or `touched` hold.
+    """Compute and write the concepts of the `written` documents (already in the index; their
+    candidates `found` as they were read, in the same order), then the counts and labels of
+    every concept they or `touched` hold.
 
-    The passages are read from the text index's own content table (`chunks_fts_content`, whose
-    column `c1` is the body): a look-up by rowid through the FTS5 table costs about 50 times
-    more, most of a 100,000-document build."""
+    Ranking a document's candidates needs the IDF of their words in the whole index, which only
+    this process can read (the write is not committed): it looks them up, once per word, and
+    `work` (default: `Here`) computes the rows."""
     conn = index.conn
-    idf = _Idf(index, index.size("documents"), {}, {})
+    work = work or Here(index.stemmer)
+    documents = index.size("documents")
+    word_idf: dict[str, float] = {}
     keys = set(touched)
     total = len(written)
     if total:
         progress(step, 0, total)
-    for start in range(0, total, BATCH):
-        part = written[start : start + BATCH]
-        texts: dict[int, list[tuple[int, str]]] = {}
-        for doc, rowid, body in conn.execute(
-            "SELECT c.doc, c.rowid, f.c1 FROM chunks c JOIN chunks_fts_content f ON f.id = c.rowid "
-            f"WHERE c.doc IN ({_marks(part)}) ORDER BY c.doc, c.idx",
-            [source.rowid for source in part],
-        ):
-            texts.setdefault(doc, []).append((rowid, body))
-        found = [keyphrases.passage_phrases([t for _, t in texts.get(s.rowid, ())]) for s in part]
-        learn_keys(index, (p for passages in found for counts in passages for p in counts))
-        rows: list[tuple[str, int, float, str, str, str]] = []
-        for source, passages in zip(part, found, strict=True):
-            chunks = [rowid for rowid, _ in texts.get(source.rowid, ())]
-            rows += _document_rows(index, source, passages, chunks, idf)
+
+    def jobs() -> Iterator[RowsJob]:
+        start = 0
+        for run in found:
+            words = run.words.split(" ") if run.words else []
+            for word in words:
+                if word not in word_idf:
+                    holding = index.rows_with("documents", word)
+                    word_idf[word] = keyphrases.idf(documents, holding)
+            sources = written[start : start + run.documents]
+            start += run.documents
+            yield RowsJob(sources, run.candidates, {w: word_idf[w] for w in words}, documents)
+
+    done = 0
+    for run, rows in zip(found, work.rows(jobs()), strict=True):
         conn.executemany("INSERT INTO doc_concepts VALUES (?, ?, ?, ?, ?, ?)", rows)
         keys.update(row[0] for row in rows)
-        progress(step, min(start + BATCH, total), total)
+        done += run.documents
+        progress(step, done, total)
     _update_concepts(index, keys)
 
 
 def _document_rows(
-    index: SearchIndex,
+    stemmer: Stemmer,
     source: Source,
     passages: list[dict[str, int]],
-    chunk_rowids: list[int],
-    idf: _Idf,
-) -> list[tuple[str, int, float, str, str, str]]:
+    keys: dict[str, str | None],
+    idf: Callable[[str], float],
+) -> list[Row]:
     """One document's concept rows: tags, keywords, then its best key phrases. Plain dicts
     rather than Counters: a Counter calls back into Python for every new key."""
     chosen: dict[str, tuple[float, str, str]] = {}
@@ -231,10 +306,10 @@ def _document_rows(
     for kind, names in (("tag", source.tags), ("keyword", source.keywords)):
         for name in names:
             label = " ".join(str(name).split())
-            key = key_of(index, label) if label else ""
+            key = _key(stemmer, label) if label else ""
             if key and key not in chosen:
                 chosen[key] = (1.0, kind, label)
-    keys, grams = _keys, _grams
+    grams = _grams
     counts: dict[str, int] = {}
     get = counts.get
     for found in passages:
@@ -248,7 +323,7 @@ def _document_rows(
             chosen[key] = (weight, "phrase", "")
             forms[key] = {}
     links: dict[str, dict[int, int]] = {key: {} for key in chosen}
-    for found, chunk in zip(passages, chunk_rowids, strict=True):
+    for found, chunk in zip(passages, source.chunks, strict=True):
         for phrase, n in found.items():
             key = keys[phrase]
             if key is None:

@@ -13,14 +13,13 @@ with the same fingerprint and no document file changed since: the index remember
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import json
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -39,13 +38,23 @@ from catdoc.search.filters import (
     resolve_scope,
 )
 from catdoc.search.hit_details import attach
-from catdoc.search.index import ChunkRecord, DamagedIndexError, DocRecord, Known, SearchIndex
-from catdoc.search.keyphrases import front_keywords
+from catdoc.search.index import (
+    INSERT_BATCH,
+    DamagedIndexError,
+    DocRecord,
+    Known,
+    PreparedBatch,
+    SearchIndex,
+    batched,
+    prepared,
+)
 from catdoc.search.query import ParsedQuery, any_of, fts_string, parse, tokens
+from catdoc.search.reading import Pending, read_record
 
 if TYPE_CHECKING:
     from catdoc.model import DocObject
     from catdoc.project import Project
+    from catdoc.search.build_workers import BuildPool
 
 T = TypeVar("T")
 
@@ -281,26 +290,61 @@ class SearchEngine:
         touched: list[tuple[str, str | None, int]] = []
         refreshed: dict[str, Known] = {}
 
-        def records() -> Iterator[DocRecord]:
+        def keep(n: int, date: str | None) -> None:
+            """The `n`th changed document's content did not change: a new signature and date."""
+            entry, sig, _, known = changed[n]
+            if known is not None:
+                touched.append((sig, date, known.rowid))
+                refreshed[entry.obj.id] = known._replace(file_sig=sig)
+
+        def read_here() -> Iterator[DocRecord]:
             """The changed documents whose content changed, read as the index takes them (a
             build never holds every text at once); each folder's real path is looked up once."""
             resolve = InsideResolver(self.root)
-            for done, (entry, sig, mtime, known) in enumerate(changed):
-                progress(READING, done, len(changed))
-                record = self._record(entry, sig, mtime, resolve)
-                if known is not None and known.content_hash == record.content_hash:
-                    touched.append((sig, record.date, known.rowid))
-                    refreshed[entry.obj.id] = known._replace(file_sig=sig)
+            for n, doc in enumerate(_pending(changed)):
+                progress(READING, n, len(changed))
+                record = read_record(self.root, doc, resolve)
+                if doc.known_hash == record.content_hash:
+                    keep(n, record.date)
                 else:
                     yield record
             if changed:
                 progress(READING, len(changed), len(changed))
 
+        def read_by(pool: BuildPool) -> Iterator[PreparedBatch]:
+            """`read_here` by worker processes, a batch at a time, prepared there."""
+            done = 0
+            progress(READING, 0, len(changed))
+            for part, (ready, same) in pool.read(batched(_pending(changed), INSERT_BATCH)):
+                for n, date in same:
+                    keep(done + n, date)
+                done += len(part)
+                progress(READING, done, len(changed))
+                yield ready
+
         written: list[str] = []
         if changed or removed:
-            written = index.write(
-                records(), remove=removed, touch=touched, progress=progress, step=INDEXING
-            )
+            from catdoc.search import build_workers
+
+            workers = build_workers.workers_for(len(changed))
+            if workers:
+                with build_workers.BuildPool(self.root, workers) as pool:
+                    written = index.write(
+                        read_by(pool),
+                        remove=removed,
+                        touch=touched,
+                        progress=progress,
+                        step=INDEXING,
+                        work=pool,
+                    )
+            else:
+                written = index.write(
+                    prepared(read_here(), index.stemmer),
+                    remove=removed,
+                    touch=touched,
+                    progress=progress,
+                    step=INDEXING,
+                )
         if written or removed or touched:
             gone = {ident for ident, k in self._known.items() if ident not in current}
             for ident in gone:
@@ -347,55 +391,6 @@ class SearchEngine:
             return False
         self._next_sweep = time.monotonic() + (time.perf_counter() - started) * SWEEP_COST_SHARE
         return True
-
-    def _record(
-        self, entry: _Entry, sig: str, mtime: float | None, resolve: Callable[[str], Path]
-    ) -> DocRecord:
-        from catdoc.documents import (
-            FrontMatter,
-            chunk_text,
-            document_title,
-            read_object_text,
-            sniff_kind,
-            split_front_matter,
-        )
-
-        obj = entry.obj
-        text, error = "", None
-        try:
-            text = read_object_text(self.root, obj, resolve) or ""
-        except CatDocError as exc:
-            error = exc.message
-        kind = sniff_kind(obj.path, text) if obj.path else "markdown"
-        front = FrontMatter({}, text, 1) if kind == "rst" else split_front_matter(text)
-        title = obj.title or document_title(front.meta, front.body, obj.id, kind=kind)
-        chunks = [
-            ChunkRecord(c.index, c.heading_path, c.start_line, c.end_line, c.text)
-            for c in (chunk_text(text, kind=kind, front=front) if text.strip() else [])
-        ]
-        content = hashlib.blake2b(f"{entry.fields_hash}\0{text}".encode(), digest_size=16)
-        date = obj.updated or obj.created or (dt.date.fromtimestamp(mtime) if mtime else None)
-        return DocRecord(
-            id=obj.id,
-            fields_hash=entry.fields_hash,
-            file_sig=sig,
-            content_hash=content.hexdigest(),
-            title=title,
-            category=entry.category,
-            domain=obj.domain,
-            path=obj.path,
-            url=obj.url,
-            author=obj.author,
-            file_type=Path(obj.path).suffix.lstrip(".").casefold() if obj.path else None,
-            date=date.isoformat() if date else None,
-            summary=obj.summary,
-            tags=list(obj.tags),
-            concepts=list(entry.concepts),
-            body=front.body,
-            chunks=chunks,
-            error=error,
-            keywords=front_keywords(front.meta),
-        )
 
     # ------------------------------------------------------------------ searching
     def search(
@@ -1028,6 +1023,33 @@ def _signatures(root: str, paths: list[str]) -> dict[str, tuple[str, float | Non
             if handle is not None:
                 os.close(handle)
     return out
+
+
+def _pending(
+    changed: Iterable[tuple[_Entry, str, float | None, Known | None]],
+) -> Iterator[Pending]:
+    """What reading each changed document needs, as plain values (a worker gets them)."""
+    for entry, sig, mtime, known in changed:
+        obj = entry.obj
+        yield Pending(
+            obj.id,
+            obj.title,
+            obj.domain,
+            obj.path,
+            obj.content,
+            tuple(obj.tags),
+            obj.author,
+            obj.created,
+            obj.updated,
+            obj.summary,
+            obj.url,
+            entry.category,
+            entry.concepts,
+            entry.fields_hash,
+            sig,
+            mtime,
+            known.content_hash if known is not None else None,
+        )
 
 
 def _entries_of(project: Project) -> list[_Entry]:

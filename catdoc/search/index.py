@@ -17,16 +17,18 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from catdoc.errors import IO_ERROR, CatDocError
 from catdoc.progress import Progress, no_progress
 from catdoc.search import concept_store, keyphrases
 from catdoc.search.filters import Condition, path_matches
+from catdoc.search.stemming import TOKENIZE, Stemmer
+
+T = TypeVar("T")
 
 SCHEMA_VERSION = f"catdoc-search-3.{keyphrases.EXTRACTOR_VERSION}"
 """Bump whenever tables, the tokenizer, or what goes into a column changes."""
-TOKENIZE = "porter unicode61 remove_diacritics 2"
 DOC_COLUMNS = ("title", "summary", "concepts", "author", "body")
 DOC_COLUMN_WEIGHTS = (5.0, 2.0, 3.0, 1.0, 1.0)
 """BM25 weight of each column; `concepts` holds the tags, category names and aliases, domain."""
@@ -147,6 +149,31 @@ class DocRecord:
     """Front-matter keywords: concepts of the document, like its tags."""
 
 
+class Prepared(NamedTuple):
+    """A record as the rows `_insert` writes, the rowids left out (assigned there): made by
+    `prepare`, in this process or in a worker process."""
+
+    id: str
+    row: tuple[Any, ...]
+    """The `docs` columns after `id`."""
+    tag_keys: list[str]
+    text: tuple[str, str, str, str, str]
+    """The `docs_fts` columns."""
+    chunks: list[tuple[Any, ...]]
+    """Each chunk's `chunks` columns after `doc`."""
+    chunk_texts: list[tuple[str, str]]
+    """Each chunk's `chunks_fts` columns."""
+    tags: list[str]
+    keywords: list[str]
+
+
+class PreparedBatch(NamedTuple):
+    """Consecutive prepared records and their concepts' candidates."""
+
+    records: list[Prepared]
+    found: concept_store.Found
+
+
 class Known(NamedTuple):
     """What the index remembers of a document, to decide whether it must be re-indexed."""
 
@@ -164,6 +191,7 @@ class SearchIndex:
         self.path = path
         self.rebuilt = False
         self.conn = self._connect()
+        self.stemmer = Stemmer()
         self._stems: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------------ lifecycle
@@ -192,14 +220,6 @@ class SearchIndex:
             ):
                 raise StaleIndexError(self.path)
             conn.execute("SELECT count(*) FROM docs_fts WHERE docs_fts MATCH 'x'").fetchone()
-            conn.execute(
-                f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_src USING fts5(x, "
-                f"tokenize='{TOKENIZE}')"
-            )
-            conn.execute(
-                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_vocab "
-                "USING fts5vocab('temp', 'stem_src', 'instance')"
-            )
             for table in ("docs_fts", "chunks_fts"):
                 conn.execute(
                     f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{table}_rows "
@@ -275,22 +295,13 @@ class SearchIndex:
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
             self.conn.close()
+        with contextlib.suppress(sqlite3.Error):
+            self.stemmer.close()
 
     # ------------------------------------------------------------------ stemming
     def stem(self, texts: Sequence[str]) -> list[list[str]]:
         """Each text's terms as the index stores them (same tokenizer, same Porter stemmer)."""
-        out: list[list[str]] = [[] for _ in texts]
-        rows = [(i, t) for i, t in enumerate(texts) if t]
-        if not rows:
-            return out
-        with self._scratch():
-            self.conn.executemany("INSERT INTO temp.stem_src(rowid, x) VALUES (?, ?)", rows)
-            for doc, term in self.conn.execute(
-                "SELECT doc, term FROM temp.stem_vocab ORDER BY doc, offset"
-            ):
-                out[doc].append(term)
-            self.conn.execute("DELETE FROM temp.stem_src")
-        return out
+        return self.stemmer.stem(texts)
 
     @contextlib.contextmanager
     def _scratch(self) -> Iterator[None]:
@@ -336,22 +347,24 @@ class SearchIndex:
 
     def write(
         self,
-        records: Iterable[DocRecord],
+        batches: Iterable[PreparedBatch],
         *,
         remove: Iterable[int] = (),
         touch: Iterable[tuple[str, str | None, int]] = (),
         progress: Progress = no_progress,
         step: str = "Indexing documents",
+        work: concept_store.ConceptWork | None = None,
     ) -> list[str]:
-        """In one transaction: drop documents (by rowid), (re)index records, then record a new
-        file signature and date for documents whose content did not change (`touch` is read
-        after `records`, so it may fill up while they are produced). Returns the ids written.
+        """In one transaction: drop documents (by rowid), (re)index prepared records, then
+        record a new file signature and date for documents whose content did not change
+        (`touch` is read after `batches`, so it may fill up while they are produced). Returns
+        the ids written.
 
-        Records are taken `INSERT_BATCH` at a time and dropped once written, so an iterator of
-        them is never held whole (at 100,000 documents their texts alone are gigabytes of
-        objects); their concepts are found in a second pass over the stored passages once every
-        document is in, since a phrase's weight uses the word IDF of the whole index. That pass
-        is reported to `progress` as `step`."""
+        Batches are taken one at a time and their records inserted `INSERT_BATCH` at a time,
+        then dropped, so a build never holds every record (at 100,000 documents their texts
+        alone are gigabytes of objects). Their concepts are ranked once every document is in,
+        since a phrase's weight uses the word IDF of the whole index; that pass is reported to
+        `progress` as `step`, and `work` computes its rows (see `concept_store.store`)."""
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -360,41 +373,32 @@ class SearchIndex:
             for rowid in remove:
                 self._drop(rowid, keep_row=False)
             written: list[concept_store.Source] = []
+            found: list[concept_store.Found] = []
             ids: list[str] = []
-            for batch in _batches(records, INSERT_BATCH):
-                ids += [r.id for r in batch]
-                touched |= concept_store.forget(self, [], ids[-len(batch) :])
-                rowids = self._insert(batch, self._stems_of(batch))
-                written += [
-                    concept_store.Source(rowid, r.tags, r.keywords)
-                    for r, rowid in zip(batch, rowids, strict=True)
-                ]
+            waiting: list[Prepared] = []
+
+            def insert(part: list[Prepared]) -> None:
+                ids.extend(p.id for p in part)
+                touched.update(concept_store.forget(self, [], [p.id for p in part]))
+                written.extend(self._insert(part))
+
+            for batch in batches:
+                found.append(batch.found)
+                waiting += batch.records
+                while len(waiting) >= INSERT_BATCH:
+                    insert(waiting[:INSERT_BATCH])
+                    del waiting[:INSERT_BATCH]
+            if waiting:
+                insert(waiting)
             conn.executemany("UPDATE docs SET file_sig = ?, date = ? WHERE rowid = ?", touch)
-            concept_store.store(self, written, touched, progress=progress, step=step)
+            concept_store.store(
+                self, written, found, touched, progress=progress, step=step, work=work
+            )
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         return ids
-
-    def _stems_of(self, records: Sequence[DocRecord]) -> dict[str, list[str]]:
-        """The stemmed terms of the titles, concepts and headings of `records`, in one pass.
-
-        A heading path's terms are its headings' terms one after the other (the separator
-        splits tokens), so each distinct heading is stemmed once: the paths of a document all
-        repeat its title, and most documents share their section names."""
-        texts: dict[str, None] = {}
-        for r in records:
-            texts.update(dict.fromkeys([r.title, *r.concepts]))
-            for chunk in r.chunks:
-                texts.update(dict.fromkeys(chunk.heading))
-        stems = dict(zip(texts, self.stem(list(texts)), strict=True))
-        for r in records:
-            for chunk in r.chunks:
-                path = _heading(chunk)
-                if path not in stems:
-                    stems[path] = [term for part in chunk.heading for term in stems[part]]
-        return stems
 
     def _drop(self, rowid: int, *, keep_row: bool) -> None:
         conn = self.conn
@@ -414,10 +418,10 @@ class SearchIndex:
         if not keep_row:
             conn.execute("DELETE FROM docs WHERE rowid = ?", (rowid,))
 
-    def _insert(self, records: Sequence[DocRecord], stems: dict[str, list[str]]) -> list[int]:
+    def _insert(self, records: Sequence[Prepared]) -> list[concept_store.Source]:
         """Insert (or replace, keeping the rowid) documents with their tags and chunks, in
         batches: rowids are assigned here so every table is written with one executemany.
-        Returns each record's rowid."""
+        Returns what the concept pass needs of each record."""
         conn = self.conn
         existing: dict[str, int] = {}
         ids = [r.id for r in records]
@@ -433,59 +437,19 @@ class SearchIndex:
         next_doc = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM docs").fetchone()[0]
         next_chunk = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM chunks").fetchone()[0]
         docs, fts, tags, chunks, chunk_fts = [], [], [], [], []
-        rowids: list[int] = []
+        sources: list[concept_store.Source] = []
         for r in records:
             rowid = existing.get(r.id)
             if rowid is None:
                 rowid, next_doc = next_doc, next_doc + 1
-            rowids.append(rowid)
-            concept_terms = {c: stems[c] for c in r.concepts}
-            docs.append(
-                (
-                    rowid,
-                    r.id,
-                    r.fields_hash,
-                    r.file_sig,
-                    r.content_hash,
-                    r.title,
-                    r.category,
-                    r.domain,
-                    r.path,
-                    r.url,
-                    r.author,
-                    r.file_type,
-                    r.date,
-                    r.summary,
-                    _json(concept_terms),
-                    " ".join(stems[r.title]),
-                    r.error,
-                )
-            )
-            tags += [(rowid, t) for t in dict.fromkeys(t.casefold() for t in r.tags)]
-            fts.append(
-                (
-                    rowid,
-                    r.title,
-                    r.summary or "",
-                    " ; ".join(r.concepts),
-                    r.author or "",
-                    r.body,
-                )
-            )
-            for chunk in r.chunks:
-                heading = _heading(chunk)
-                chunks.append(
-                    (
-                        next_chunk,
-                        rowid,
-                        chunk.index,
-                        _json(chunk.heading),
-                        " ".join(stems[heading]),
-                        chunk.start_line,
-                        chunk.end_line,
-                    )
-                )
-                chunk_fts.append((next_chunk, heading, chunk.text))
+            span = range(next_chunk, next_chunk + len(r.chunks))
+            sources.append(concept_store.Source(rowid, r.tags, r.keywords, span))
+            docs.append((rowid, r.id, *r.row))
+            tags += [(rowid, t) for t in r.tag_keys]
+            fts.append((rowid, *r.text))
+            for chunk, text in zip(r.chunks, r.chunk_texts, strict=True):
+                chunks.append((next_chunk, rowid, *chunk))
+                chunk_fts.append((next_chunk, *text))
                 next_chunk += 1
         conn.executemany(
             "INSERT OR REPLACE INTO docs(rowid, id, fields_hash, file_sig, content_hash, title, "
@@ -505,7 +469,7 @@ class SearchIndex:
             chunks,
         )
         conn.executemany("INSERT INTO chunks_fts(rowid, heading, body) VALUES (?, ?, ?)", chunk_fts)
-        return rowids
+        return sources
 
     # ------------------------------------------------------------------ reading
     def match(
@@ -728,16 +692,86 @@ _json = json.JSONEncoder(ensure_ascii=False).encode
 whenever an option differs from the default: 400,000 of them in a 100,000-document build)."""
 
 
-def _batches(records: Iterable[DocRecord], size: int) -> Iterator[list[DocRecord]]:
-    """`records` in lists of at most `size`, taken from the iterable as they are needed."""
-    batch: list[DocRecord] = []
-    for record in records:
-        batch.append(record)
+def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """`items` in lists of `size` (the last may be shorter), taken from the iterable as
+    needed."""
+    batch: list[T] = []
+    for item in items:
+        batch.append(item)
         if len(batch) == size:
             yield batch
             batch = []
     if batch:
         yield batch
+
+
+def prepared(records: Iterable[DocRecord], stemmer: Stemmer) -> Iterator[PreparedBatch]:
+    """`records` prepared `INSERT_BATCH` at a time, taken from the iterable as needed."""
+    for batch in batched(records, INSERT_BATCH):
+        yield prepare(batch, stemmer)
+
+
+def prepare(records: Sequence[DocRecord], stemmer: Stemmer) -> PreparedBatch:
+    """The rows of `records` (see `Prepared`), their titles, concepts and headings stemmed
+    together, and their concepts' candidates."""
+    stems = _stems_of(records, stemmer)
+    out = []
+    for r in records:
+        chunks, texts = [], []
+        for chunk in r.chunks:
+            heading = _heading(chunk)
+            chunks.append(
+                (
+                    chunk.index,
+                    _json(chunk.heading),
+                    " ".join(stems[heading]),
+                    chunk.start_line,
+                    chunk.end_line,
+                )
+            )
+            texts.append((heading, chunk.text))
+        row = (
+            r.fields_hash,
+            r.file_sig,
+            r.content_hash,
+            r.title,
+            r.category,
+            r.domain,
+            r.path,
+            r.url,
+            r.author,
+            r.file_type,
+            r.date,
+            r.summary,
+            _json({c: stems[c] for c in r.concepts}),
+            " ".join(stems[r.title]),
+            r.error,
+        )
+        text = (r.title, r.summary or "", " ; ".join(r.concepts), r.author or "", r.body)
+        tag_keys = list(dict.fromkeys(t.casefold() for t in r.tags))
+        out.append(Prepared(r.id, row, tag_keys, text, chunks, texts, r.tags, r.keywords))
+    passages = [[chunk.text for chunk in r.chunks] for r in records]
+    return PreparedBatch(out, concept_store.find_candidates(passages, stemmer))
+
+
+def _stems_of(records: Sequence[DocRecord], stemmer: Stemmer) -> dict[str, list[str]]:
+    """The stemmed terms of the titles, concepts and headings of `records`, in one pass.
+
+    A heading path's terms are its headings' terms one after the other (the separator splits
+    tokens), so each distinct heading is stemmed once: the paths of a document all repeat its
+    title, and most documents share their section names."""
+    texts: dict[str, None] = {}
+    for r in records:
+        texts.update(dict.fromkeys([r.title, *r.concepts]))
+        for chunk in r.chunks:
+            texts.update(dict.fromkeys(chunk.heading))
+    stems = dict(zip(texts, stemmer.stem(list(texts)), strict=True))
+    for r in records:
+        for chunk in r.chunks:
+            path = _heading(chunk)
+            if path not in stems:
+                stems[path] = [term for part in chunk.heading for term in stems[part]]
+    return stems
 
 
 def _bm25(scope: str) -> str:
