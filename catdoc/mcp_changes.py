@@ -146,14 +146,17 @@ class ChangeAnnouncer:
 
     async def _check(self) -> None:
         async with self._lock:
+            if self._version is None:  # the first look: compare with the model served so far
+                self._remember(self.svc.held())
             project = await anyio.to_thread.run_sync(self._current)
             if project is None or project.version == self._version:
                 return
-            documents = {obj.id: (obj.path, obj.content) for obj in project.object_by_id.values()}
             first = self._version is None
-            old, self._version, self._documents = self._documents, project.version, documents
+            old = self._documents
+            self._remember(project)
             if first:
                 return
+            documents = self._documents
             touched = sorted(
                 obj_id
                 for obj_id in old.keys() | documents.keys()
@@ -161,6 +164,15 @@ class ChangeAnnouncer:
             )
             uris = [GRAPH_URI, *(OBJECT_URI.format(id=i) for i in touched[:MAX_UPDATED_URIS])]
             await self._announce(uris)
+
+    def _remember(self, project: Project | None) -> None:
+        """Take `project` as what clients have seen (a model loaded before this connection's
+        first look counts: a file saved meanwhile is a change to announce)."""
+        if project is not None:
+            self._version = project.version
+            self._documents = {
+                obj.id: (obj.path, obj.content) for obj in project.object_by_id.values()
+            }
 
     def _current(self) -> Project | None:
         try:
