@@ -16,6 +16,7 @@ Projects come from `generate.py` and are kept under the work directory between r
 
     python benchmarks/run.py                    # 1,000 and 10,000 objects, 5 runs each
     python benchmarks/run.py --sizes 10000 --repeat 9
+    python benchmarks/run.py --sizes 100000 --repeat 3 --only validate commands mcp
 """
 
 from __future__ import annotations
@@ -291,16 +292,29 @@ _EDITS = (
 )
 
 
-def run(sizes: Sequence[int], repeat: int, workdir: Path, *, seed: int = 0) -> list[Row]:
+WORKLOADS: dict[str, Callable[[Path, int, int], list[Row]]] = {
+    "validate": bench_validate,
+    "commands": bench_commands,
+    "mcp": bench_mcp_start,
+    "trace": bench_trace,
+    "list": bench_list,
+    "edit": bench_edit,
+}
+
+
+def run(
+    sizes: Sequence[int],
+    repeat: int,
+    workdir: Path,
+    *,
+    seed: int = 0,
+    only: Sequence[str] = tuple(WORKLOADS),
+) -> list[Row]:
     rows: list[Row] = []
     for size in sizes:
         project = ensure_project(size, workdir, seed=seed)
-        rows += bench_validate(project, size, repeat)
-        rows += bench_commands(project, size, repeat)
-        rows += bench_mcp_start(project, size, repeat)
-        rows += bench_trace(project, size, repeat)
-        rows += bench_list(project, size, repeat)
-        rows += bench_edit(project, size, repeat)
+        for name in only:
+            rows += WORKLOADS[name](project, size, repeat)
     return rows
 
 
@@ -336,10 +350,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print every sample as JSON")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=list(WORKLOADS),
+        default=list(WORKLOADS),
+        help="run only these workloads (default: all)",
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
-    rows = run(args.sizes, args.repeat, args.workdir, seed=args.seed)
+    rows = run(args.sizes, args.repeat, args.workdir, seed=args.seed, only=args.only)
     if args.json:
         print(json.dumps([asdict(row) | {"median": row.median} for row in rows], indent=2))
     else:
