@@ -17,11 +17,15 @@ put back), so that it reads back exactly as it was parsed. It is derived data: d
 Each item of a top-level list (a category, a functor …) is kept on a line of its own, so the
 loader can validate it straight from its JSON (`Kept`): building models from JSON in pydantic's
 own parser skips the Python tree between them, a third of a 100,000-object load's time and a
-sixth of its memory.
+sixth of its memory. On the first read the file is parsed one such item at a time where
+`yaml_split` can cut it, each item's JSON made (by pydantic-core's encoder) and its tree dropped
+before the next is parsed, so the whole tree (635 MB at 100,000 objects) never exists at once;
+the kept lines, read back in memory, then serve that same load.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
@@ -32,7 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from catdoc import yaml_source
+import pydantic_core
+
+from catdoc import yaml_source, yaml_split
 from catdoc.errors import CatDocError
 from catdoc.writeback import atomic_write
 
@@ -90,32 +96,33 @@ def parse(path: Path, rel: str, text: str, digest: str, folder: Callable[[], Pat
 
 def load(path: Path, rel: str, text: str, digest: str, folder: Callable[[], Path]) -> Any:
     """As `parse`, but a current kept tree comes back as it is kept (`Kept`), its items not
-    read yet."""
+    read yet. On a first read the file is parsed one top-level item at a time where it can be
+    (`yaml_split`): each item's JSON is made and its tree dropped before the next is parsed."""
     if len(text) < MIN_CHARS:
         return yaml_source.parse(text, rel)
     where = _where(path, rel, digest, folder)
-    if where is None:
-        return yaml_source.parse(text, rel)
-    place, header = where
-    held, body = _read(place)
-    if held == header and body is not None:
-        try:
-            return _restored(body)
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
-            pass
-    known = held == header and body is None  # seen already, and JSON cannot hold its tree
-    del body
-    tree = yaml_source.parse(text, rel)
-    if known or not _write(place, header, tree):
-        return tree
-    del tree  # kept: read it back as kept, so the whole tree and the models never meet
-    held, body = _read(place)
-    if held == header and body is not None:
-        try:
-            return _restored(body)
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
-            pass
-    return yaml_source.parse(text, rel)
+    if where is not None:
+        held, body = _read(where[0])
+        if held == where[1] and body is not None:
+            try:
+                return _restored(body)
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
+                pass
+        if held == where[1] and body is None:  # seen already: JSON cannot hold its tree
+            return yaml_source.parse(text, rel)
+        del body
+    lines = _lines_by_item(text, rel)
+    if lines is None:
+        tree = yaml_source.parse(text, rel)
+        lines = _lines_of(tree) if type(tree) is dict else None
+        if lines is None:
+            if where is not None:
+                _write(where[0], where[1], None)
+            return tree
+        del tree  # the whole tree and the models never meet
+    if where is not None:
+        _write(where[0], where[1], lines)
+    return _restored_lines(lines)
 
 
 def current(
@@ -176,51 +183,94 @@ def _read(place: Path) -> tuple[dict[str, Any] | None, bytes | None]:
         return None, None
 
 
-def _write(place: Path, header: dict[str, Any], data: Any) -> bool:
-    """Keep the header, and the tree when JSON can hold it (else the header says it cannot):
-    a line about the tree (its keys in order, the dates of its top level, and per list item
-    whether its numbers are exact, where its dates stand and the dates themselves), the top
-    level without its lists, then each list's items, one a line. Written piece by piece and
-    not flushed to disk: a torn file fails `_restored`'s checks and is parsed again. Whether
-    the tree was kept."""
-    dates: list[list[Any]] = []
-    loose: list[list[Any]] = []
-    stored = type(data) is dict and _plain(data, [], dates, loose)
-    try:
-        atomic_write(place, _pieces(header, data if stored else None, dates, loose), durable=False)
-    except (OSError, ValueError, TypeError, RecursionError, CatDocError):
-        return False
-    return stored
+def _write(place: Path, header: dict[str, Any], lines: list[bytes] | None) -> None:
+    """Keep the header, and the tree's lines when JSON can hold it (None: the header says it
+    cannot). Not flushed to disk: a torn file fails `_restored`'s checks and is parsed again; a
+    file that cannot be written is skipped."""
+    head = json.dumps({**header, "stored": lines is not None}).encode() + b"\n"
+    with contextlib.suppress(OSError, ValueError, CatDocError):
+        atomic_write(place, _each_a_line(head, lines or []), durable=False)
 
 
-def _pieces(
-    header: dict[str, Any], data: Any, dates: list[list[Any]], loose: list[list[Any]]
-) -> Iterator[str]:
-    yield json.dumps({**header, "stored": data is not None}) + "\n"
-    if data is None:
-        return
+def _each_a_line(head: bytes, lines: list[bytes]) -> Iterator[bytes]:
+    yield head
+    for line in lines:
+        yield line
+        yield b"\n"
+
+
+def _lines_of(data: dict[str, Any]) -> list[bytes] | None:
+    """The kept lines of a whole tree (see `_body`), or None when JSON cannot hold it."""
     lists = [key for key, value in data.items() if type(value) is list]
+    top = {key: value for key, value in data.items() if key not in lists}
+    return _body(top, list(data), {key: data[key] for key in lists})
+
+
+def _lines_by_item(text: str, rel: str) -> list[bytes] | None:
+    """The kept lines of `text` parsed one top-level list item at a time, or None when it must
+    be parsed whole (`yaml_split` declines it, a piece does not parse alone, the top level is
+    not as the cut saw it, or JSON cannot hold the tree)."""
+    cut = yaml_split.split(text)
+    if cut is None:
+        return None
+    try:
+        top = yaml_source.parse(cut.skeleton, rel)
+        if (
+            type(top) is not dict
+            or list(top) != cut.keys
+            or any(top[key] is not None for key in cut.items)
+        ):
+            return None
+        lists = {key: value for key, value in top.items() if type(value) is list}
+        for key, spans in cut.items.items():
+            lists[key] = (_one_item(text[start:end], rel) for start, end in spans)
+        order = list(top)
+        top = {key: value for key, value in top.items() if key not in lists}
+        return _body(top, order, {key: lists[key] for key in order if key in lists})
+    except (CatDocError, _NotAlone):
+        return None
+
+
+class _NotAlone(Exception):
+    """An item's text is not one item when parsed alone."""
+
+
+def _one_item(text: str, rel: str) -> Any:
+    parsed = yaml_source.parse(text, rel)
+    if type(parsed) is not list or len(parsed) != 1:
+        raise _NotAlone
+    return parsed[0]
+
+
+def _body(
+    top: dict[str, Any], order: list[str], lists: dict[str, Iterable[Any]]
+) -> list[bytes] | None:
+    """The lines kept after the header, or None when JSON cannot hold the tree: a line about
+    the tree (its keys in order, the dates of its top level, and per list item whether its
+    numbers are exact, where its dates stand and the dates themselves), the top level without
+    its lists, then each list's items, one a line. Items are taken from `lists` one at a
+    time, and only their JSON is held."""
     top_dates: list[list[Any]] = []
-    item_dates: dict[tuple[str, int], list[list[Any]]] = {}
-    for path, kind, iso in dates:
-        if path[0] in lists:
-            item_dates.setdefault((path[0], path[1]), []).append([path[2:], kind, iso])
-        else:
-            top_dates.append([path, kind, iso])
-    inexact = {(key, index) for key, index in loose}
-    items = {
-        key: [
-            _about_item(item_dates.get((key, n), []), (key, n) not in inexact)
-            for n in range(len(data[key]))
-        ]
-        for key in lists
-    }
-    about = {"order": list(data), "dates": top_dates, "items": items}
-    yield json.dumps(about, ensure_ascii=False) + "\n"
-    yield _dumped({key: value for key, value in data.items() if key not in lists}) + "\n"
-    for key in lists:
-        for item in data[key]:
-            yield _dumped(item) + "\n"
+    if not _plain(top, [], top_dates, []):
+        return None
+    about: dict[str, list[list[Any]]] = {}
+    lines: list[bytes] = []
+    for key, items in lists.items():
+        about[key] = []
+        for index, item in enumerate(items):
+            dates: list[list[Any]] = []
+            loose: list[list[Any]] = []
+            if not _plain(item, [key, index], dates, loose):
+                return None
+            shifted = [[path[2:], kind, iso] for path, kind, iso in dates]
+            about[key].append(_about_item(shifted, not loose))
+            try:
+                lines.append(_dumped(item))
+            except ValueError:  # text UTF-8 cannot hold
+                return None
+            del item
+    head = {"order": order, "dates": top_dates, "items": about}
+    return [_dumped(head), _dumped(top), *lines]
 
 
 def _about_item(dates: list[list[Any]], exact: bool) -> list[Any]:
@@ -231,28 +281,33 @@ def _about_item(dates: list[list[Any]], exact: bool) -> list[Any]:
     return [exact, sorted(shapes, key=repr), json.dumps(dates, ensure_ascii=False)]
 
 
-def _dumped(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, default=_iso)
-
-
-def _iso(value: Any) -> str:
-    """A date's place in the tree (the date itself is put back from the list of dates)."""
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    raise TypeError(f"{type(value).__name__} is not kept")
+def _dumped(value: Any) -> bytes:
+    """JSON of data `_plain` passed, by pydantic-core's encoder (eight times json.dumps's speed
+    on a model's items). A date is written as ISO text: the item's list of dates puts it back
+    (and pydantic reads it from that text in the places `Entry.date_shapes` allows). Infinity
+    and NaN are written as JSON readers in Python take them; text that UTF-8 cannot hold (a lone
+    surrogate) raises, and the tree is not kept."""
+    return pydantic_core.to_json(value, inf_nan_mode="constants")
 
 
 def _restored(body: bytes) -> Kept:
-    """The tree kept after a header (see `_write`)."""
-    about_line, top_line, *item_lines = body.split(b"\n")
+    """The tree kept after a header (see `_body`)."""
+    lines = body.split(b"\n")
+    if lines.pop() != b"":
+        raise ValueError("the kept tree is cut short")
+    return _restored_lines(lines)
+
+
+def _restored_lines(lines: list[bytes]) -> Kept:
+    about_line, top_line, *item_lines = lines
     about = json.loads(about_line)
     items = about["items"]
-    if item_lines.pop() != b"" or len(item_lines) != sum(map(len, items.values())):
+    if len(item_lines) != sum(map(len, items.values())):
         raise ValueError("the kept items do not match their count")
-    lines = iter(item_lines)
+    entries = iter(item_lines)
     lists = {
-        key: [Entry(next(lines), exact, shapes, dates) for exact, shapes, dates in entries]
-        for key, entries in items.items()
+        key: [Entry(next(entries), exact, shapes, dates) for exact, shapes, dates in rows]
+        for key, rows in items.items()
     }
     top = _put_dates(json.loads(top_line), about["dates"])
     return Kept(top, lists, about["order"])

@@ -17,18 +17,18 @@ def new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def atomic_write(path: Path, text: str | Iterable[str], *, durable: bool = True) -> None:
-    """Write `text` (or its pieces, in turn) to `path` so readers see the old file or the new
-    one, never half of it. `durable=False` skips the flush to disk, for derived data that a
-    crash may lose (a reader must then check what it reads)."""
+def atomic_write(
+    path: Path, text: str | bytes | Iterable[str | bytes], *, durable: bool = True
+) -> None:
+    """Write `text` (or its pieces, in turn; text as UTF-8) to `path` so readers see the old
+    file or the new one, never half of it. `durable=False` skips the flush to disk, for derived
+    data that a crash may lose (a reader must then check what it reads)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            if isinstance(text, str):
-                handle.write(text)
-            else:
-                handle.writelines(text)
+        with os.fdopen(fd, "wb") as handle:
+            for piece in (text,) if isinstance(text, str | bytes) else text:
+                handle.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())

@@ -250,7 +250,7 @@ def test_any_tree_comes_back_exactly_or_is_not_kept(tree: dict[str, object]) -> 
 
     with tempfile.TemporaryDirectory() as folder:
         place = Path(folder) / "t.json"
-        parsed_cache._write(place, {"format": 1}, tree)
+        parsed_cache._write(place, {"format": 1}, parsed_cache._lines_of(tree))
         header, body = parsed_cache._read(place)
     assert header == {"format": 1}
     if body is None:
@@ -354,7 +354,7 @@ def test_a_model_validated_from_the_kept_json_is_the_one_from_the_yaml_tree(tree
     expected = model_of(tree)
     with tempfile.TemporaryDirectory() as folder:
         place = Path(folder) / "t.json"
-        parsed_cache._write(place, {"format": 1}, tree)
+        parsed_cache._write(place, {"format": 1}, parsed_cache._lines_of(tree))
         _, body = parsed_cache._read(place)
     if body is None:
         return

@@ -1,0 +1,171 @@
+"""A large model file read one top-level item at a time (`catdoc.yaml_split`, used by
+`catdoc.parsed_cache` on a first read) gives exactly the tree of the whole file, or declines and
+the file is parsed whole; a file YAML refuses is never read that way."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ruamel.yaml import YAML
+from test_parsed_cache import same
+
+from catdoc import parsed_cache, yaml_source, yaml_split
+from catdoc.errors import CatDocError
+
+TEXT = st.text(alphabet=st.sampled_from(list("ab -:#'\"&*!|>[]{},\n\\é")), max_size=30)
+SCALARS = (
+    TEXT
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False)
+    | st.booleans()
+    | st.none()
+    | st.dates()
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+    max_leaves=12,
+)
+ITEMS = st.lists(st.dictionaries(st.sampled_from(["id", "name", "tags", "x"]), VALUES), max_size=4)
+TREES = st.fixed_dictionaries(
+    {"categories": ITEMS, "functors": ITEMS},
+    optional={"name": TEXT, "version": st.integers(0, 9), "naturalTransformations": ITEMS},
+)
+STYLES = st.sampled_from([(2, 2, 0), (2, 4, 2), (4, 6, 2), (2, 3, 1)])
+
+
+def written(tree: dict[str, Any], style: tuple[int, int, int], width: int) -> str:
+    yaml = YAML()
+    yaml.indent(mapping=style[0], sequence=style[1], offset=style[2])
+    yaml.width = width  # narrow: long text is folded over several lines
+    buffer = io.StringIO()
+    yaml.dump(tree, buffer)
+    return buffer.getvalue()
+
+
+def whole(text: str) -> Any:
+    try:
+        return yaml_source.parse(text, "m.yaml")
+    except CatDocError:
+        return CatDocError
+
+
+def by_item(text: str) -> Any:
+    lines = parsed_cache._lines_by_item(text, "m.yaml")
+    return None if lines is None else parsed_cache._restored_lines(lines).tree()
+
+
+def check(text: str) -> Any:
+    """By item is the whole file's tree, or declined; never a tree of a file YAML refuses."""
+    expected, found = whole(text), by_item(text)
+    if found is not None:
+        assert expected is not CatDocError, text
+        assert same(found, expected), text
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(TREES, STYLES, st.sampled_from([12, 40, 200]))
+def test_a_written_model_is_read_by_item_as_it_is_whole(
+    tree: dict[str, Any], style: tuple[int, int, int], width: int
+) -> None:
+    text = written(tree, style, width)
+    found = check(text)
+    tree = whole(text)
+    if found is None and tree is not CatDocError:  # declined only for what it cannot be sure of
+        assert (
+            "\t" in text
+            or "<<" in text
+            or any(line.startswith(("%", "---", "...")) for line in text.split("\n"))
+            or "? " in text  # a complex key
+            or not parsed_cache._lines_of(tree)
+        )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    TREES,
+    STYLES,
+    st.lists(
+        st.tuples(
+            st.integers(0, 10**6),
+            st.sampled_from(["", "#", "# c", " ", "-", "- x", "x", "&a", "*a", '"', "'", "[", "|"]),
+            st.integers(0, 7),
+        ),
+        max_size=4,
+    ),
+)
+def test_a_changed_model_is_read_by_item_as_it_is_whole_or_not_at_all(
+    tree: dict[str, Any], style: tuple[int, int, int], changes: list[tuple[int, str, int]]
+) -> None:
+    """Lines inserted anywhere, at any column: comments, items, anchors and aliases, opening
+    quotes and brackets, block scalars."""
+    lines = written(tree, style, 30).split("\n")
+    for at, line, column in changes:
+        lines.insert(at % (len(lines) + 1), " " * column + line)
+    check("\n".join(lines))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "categories:\n  - id: a\n  - id: b\n",
+        "categories:\n- id: a\n  name: A\n- id: b\nfunctors: []\n",
+        "# head\nname: x  # note\n\ncategories:   # the list\n\n  # first\n  - id: a\n"
+        "    note: |\n      text\n\n      more\n  # second\n  - id: b\n# end\n",
+        "categories:\n  -\n    id: a\n  - id: b\n",
+        "categories:\n  - id: a\n    title: 'a long\n      title'\n  - id: b\n",
+        "metadata:\n  owner: me\ncategories:\n  - id: a\n",
+        "categories: [{id: a}]\nfunctors:\n  - id: f\n",  # a list in flow style: in the top level
+    ],
+)
+def test_usual_layouts_are_read_by_item(text: str) -> None:
+    assert check(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "categories:\n\t- id: a\n",  # a tab
+        "categories:\r\n  - id: a\r\n",  # carriage returns
+        "%YAML 1.2\n---\ncategories:\n  - id: a\n",  # a directive, a document marker
+        "categories:\n  - id: a\n...\n",
+        "base: &b {x: 1}\ncategories:\n  - <<: *b\n    id: a\n",  # a merge key
+        '"categories":\n  - id: a\n',  # a key in quotes
+        "categories:\n  - id: a\ncategories:\n  - id: b\n",  # a key twice
+        "categories:\n  - id: a\n - id: b\n",  # left of the items' column
+        "categories:\n  - id: a\n  x: 1\n",  # at the column, not an item
+        "categories:\n  - &a {id: a}\n  - *a\n",  # an alias of another item's anchor
+        "categories:\n  - id: a\n- id: b\n",  # an indentless item of no list
+        "- id: a\n",  # not a mapping
+        "categories:\n  - id: a\n    t: \"x\n  - id: b\"\n",  # a quote across items: refused
+    ],
+)
+def test_what_the_cut_is_not_sure_of_is_parsed_whole(text: str) -> None:
+    assert check(text) is None
+
+
+def test_an_item_parses_alone_as_one_item() -> None:
+    cut = yaml_split.split("a: 1\ncategories:\n  - id: x\n    n: [1, 2]\n  - id: y\nz: 2\n")
+    assert cut is not None
+    assert cut.keys == ["a", "categories", "z"] and cut.skeleton == "a: 1\ncategories:\nz: 2\n"
+    text = "a: 1\ncategories:\n  - id: x\n    n: [1, 2]\n  - id: y\nz: 2\n"
+    assert [text[a:b] for a, b in cut.items["categories"]] == [
+        "  - id: x\n    n: [1, 2]\n",
+        "  - id: y\n",
+    ]
+
+
+def test_dates_and_numbers_come_back_as_the_whole_file_gives_them() -> None:
+    text = (
+        "made: 2026-11-23\ncategories:\n  - id: a\n    objects:\n      - id: o\n"
+        "        created: 2026-01-02\n        weight: 1.5\n        big: 123456789012345678901234\n"
+    )
+    found = check(text)
+    assert found["made"] == dt.date(2026, 11, 23)
+    assert found["categories"][0]["objects"][0]["big"] == 123456789012345678901234
