@@ -451,12 +451,15 @@ class SearchIndex:
                 chunks.append((next_chunk, rowid, *chunk))
                 chunk_fts.append((next_chunk, *text))
                 next_chunk += 1
-        conn.executemany(
-            "INSERT OR REPLACE INTO docs(rowid, id, fields_hash, file_sig, content_hash, title, "
-            "category, domain, path, url, author, file_type, date, summary, concepts, "
-            "title_terms, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            docs,
+        columns = (
+            "docs(rowid, id, fields_hash, file_sig, content_hash, title, category, domain, path, "
+            "url, author, file_type, date, summary, concepts, title_terms, error) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
+        # A new document's row is a plain INSERT: OR REPLACE needs a statement journal, and
+        # opening one makes FTS5 write out the text it gathers in memory (many small segments).
+        conn.executemany(f"INSERT INTO {columns}", [d for d in docs if d[1] not in existing])
+        conn.executemany(f"INSERT OR REPLACE INTO {columns}", [d for d in docs if d[1] in existing])
         conn.executemany("INSERT INTO doc_tags(doc, tag) VALUES (?, ?)", tags)
         conn.executemany(
             "INSERT INTO docs_fts(rowid, title, summary, concepts, author, body) "
