@@ -143,7 +143,7 @@ def test_usual_layouts_are_read_by_item(text: str) -> None:
         "categories:\n  - &a {id: a}\n  - *a\n",  # an alias of another item's anchor
         "categories:\n  - id: a\n- id: b\n",  # an indentless item of no list
         "- id: a\n",  # not a mapping
-        "categories:\n  - id: a\n    t: \"x\n  - id: b\"\n",  # a quote across items: refused
+        'categories:\n  - id: a\n    t: "x\n  - id: b"\n',  # a quote across items: refused
     ],
 )
 def test_what_the_cut_is_not_sure_of_is_parsed_whole(text: str) -> None:
