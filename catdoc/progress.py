@@ -11,9 +11,11 @@ negligible next to the work itself.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
-from typing import Protocol
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
 
 REPORTS_PER_SECOND = 10
 """At most this many reports of one step reach a face (first and last always do)."""
@@ -59,4 +61,56 @@ def throttled(progress: Progress | None) -> Progress:
     return Throttled(progress)
 
 
-__all__ = ["REPORTS_PER_SECOND", "Progress", "Throttled", "no_progress", "throttled"]
+@dataclass(frozen=True)
+class Step:
+    """A step under way: `done` of `total` (None while that is not known)."""
+
+    step: str
+    done: int
+    total: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class BackgroundWork:
+    """The work a long-running face's process does in the background (vectors for search), as
+    the face shows it: no request waits for that work, so without this it would go unseen.
+
+    A `Progress` the service's background workers report to from their threads (via
+    `CatDoc.watch_vectors`): it keeps the latest report of each step under way, in the order the
+    steps started (a finished one, done == total, leaves), and a sequence number that changes
+    with every report, which the dashboard's event stream compares to notice a change."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._steps: dict[str, Step] = {}
+        self._seq = 0
+
+    def __call__(self, step: str, done: int, total: int | None) -> None:
+        self.report(step, done, total)
+
+    def report(self, step: str, done: int, total: int | None) -> bool:
+        """Take a report; whether it finished a step that was under way (a face says so)."""
+        with self._lock:
+            self._seq += 1
+            if done == total:
+                return self._steps.pop(step, None) is not None
+            self._steps[step] = Step(step, done, total)
+            return False
+
+    def running(self) -> tuple[int, list[Step]]:
+        """(sequence number, the steps under way)."""
+        with self._lock:
+            return self._seq, list(self._steps.values())
+
+
+__all__ = [
+    "REPORTS_PER_SECOND",
+    "BackgroundWork",
+    "Progress",
+    "Step",
+    "Throttled",
+    "no_progress",
+    "throttled",
+]

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+from catdoc.progress import BackgroundWork, Step
 from catdoc.service import CatDoc
 from catdoc.web.app import create_app
-from catdoc.web.background import BackgroundWork, Step
 
 PORT = 8000
 STEP = "Computing vectors of documents in the background"

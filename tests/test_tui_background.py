@@ -44,6 +44,10 @@ def recorded_notifications(app: CatDocApp, monkeypatch: pytest.MonkeyPatch) -> l
     return said
 
 
+def under_way(app: CatDocApp) -> list[str]:
+    return [step.step for step in app.background.running()[1]]
+
+
 async def until(pilot: Pilot[None], done: Any) -> None:
     for _ in range(200):
         await pilot.pause(0.02)
@@ -61,7 +65,7 @@ async def test_the_search_screen_shows_background_steps_while_they_last(
     said = recorded_notifications(app, monkeypatch)
     async with app.run_test(size=SIZE) as pilot:
         from_a_worker(svc, STEP, 1234, 5000)  # under way before the screen opens
-        await until(pilot, lambda: STEP in app.background)
+        await until(pilot, lambda: STEP in under_way(app))
         await pilot.press("slash")
         line = app.screen.query_one("#search-background", Static)
         assert line.display and rendered(app, "#search-background") == f"{STEP} 1,234/5,000"
@@ -71,7 +75,7 @@ async def test_the_search_screen_shows_background_steps_while_they_last(
         from_a_worker(svc, STEP, 5000, 5000)
         from_a_worker(svc, PASSAGES, 90, 90)
         await until(pilot, lambda: not line.display)
-        assert app.background == {}
+        assert under_way(app) == []
         assert said == [
             "Done: computing vectors of documents in the background (5,000).",
             "Done: computing vectors of passages in the background (90).",
@@ -92,7 +96,7 @@ async def test_a_hybrid_search_leaves_vectors_to_the_background_and_says_when_do
         assert "computed in the background" in rendered(app, "#search-status")
         for worker in list(svc.search_engine()._workers.values()):
             worker.thread.join(60)
-        await until(pilot, lambda: not app.background and said)
+        await until(pilot, lambda: not under_way(app) and said)
         assert "Done: computing vectors of documents in the background (60)." in said
         assert isinstance(app.screen, SearchScreen)
         assert not app.screen.query_one("#search-background", Static).display

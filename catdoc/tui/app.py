@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from catdoc.errors import CatDocError
+from catdoc.progress import BackgroundWork
 from catdoc.project import Project
 from catdoc.service import CatDoc
 from catdoc.tui.editor import edit_selection
@@ -99,8 +100,8 @@ class CatDocApp(App[None]):
         """The trace as it was left: both ids, the paths found, the highlighted path and step."""
         self.notes_seen: set[str] = set()
         """Notices said once a session (the search's "vectors are off")."""
-        self.background: dict[str, tuple[int, int | None]] = {}
-        """The steps of background work under way (vectors for search): step → (done, total)."""
+        self.background = BackgroundWork()
+        """The steps of background work under way (vectors for search)."""
         self._stop_watching: Callable[[], None] | None = None
         self._return: str | None = None
         """The list (an action: "validate", "search") the shown entity was opened from."""
@@ -128,11 +129,8 @@ class CatDocApp(App[None]):
     def background_moved(self, step: str, done: int, total: int | None) -> None:
         """A step of background work moved: every screen that shows it redraws it, and a
         finished one is announced (search ranks with the vectors from then on)."""
-        if done == total:
-            if self.background.pop(step, None) is not None:
-                self.notify(f"Done: {step[0].lower()}{step[1:]} ({done:,}).", timeout=4)
-        else:
-            self.background[step] = (done, total)
+        if self.background.report(step, done, total):
+            self.notify(f"Done: {step[0].lower()}{step[1:]} ({done:,}).", timeout=4)
         for screen in self.screen_stack:
             if isinstance(screen, CatDocScreen):
                 screen.background_changed()

@@ -25,10 +25,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from catdoc.errors import CatDocError
+from catdoc.progress import BackgroundWork
 from catdoc.project import stamp
 from catdoc.service import CatDoc
 from catdoc.web.activity import ActivityLog
-from catdoc.web.background import BackgroundWork
 from catdoc.web.render import entity_url, marked
 
 HERE = Path(__file__).parent

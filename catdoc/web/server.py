@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
+from catdoc.progress import BackgroundWork
 from catdoc.service import CatDoc
 from catdoc.web.activity import ActivityLog
-from catdoc.web.background import BackgroundWork
 
 HOST = "127.0.0.1"
 

@@ -119,13 +119,12 @@ class SearchScreen(CatDocScreen):
     def background_changed(self) -> None:
         """One line per step of background work under way (none: no line)."""
         line = self.query_one("#search-background", Static)
-        steps = self.catdoc.background
+        steps = self.catdoc.background.running()[1]
         line.display = bool(steps)
         line.update(
             Text(
                 "\n".join(
-                    f"{step} {done:,}/{total:,}" if total else f"{step}…"
-                    for step, (done, total) in steps.items()
+                    f"{s.step} {s.done:,}/{s.total:,}" if s.total else f"{s.step}…" for s in steps
                 ),
                 "dim",
             )
