@@ -223,7 +223,7 @@ def _lines_by_item(text: str, rel: str) -> list[bytes] | None:
             return None
         lists = {key: value for key, value in top.items() if type(value) is list}
         for key, spans in cut.items.items():
-            lists[key] = (_one_item(text[start:end], rel) for start, end in spans)
+            lists[key] = _items(text, rel, spans)
         order = list(top)
         top = {key: value for key, value in top.items() if key not in lists}
         return _body(top, order, {key: lists[key] for key in order if key in lists})
@@ -232,14 +232,28 @@ def _lines_by_item(text: str, rel: str) -> list[bytes] | None:
 
 
 class _NotAlone(Exception):
-    """An item's text is not one item when parsed alone."""
+    """Items' text is not those items when parsed alone."""
 
 
-def _one_item(text: str, rel: str) -> Any:
-    parsed = yaml_source.parse(text, rel)
-    if type(parsed) is not list or len(parsed) != 1:
-        raise _NotAlone
-    return parsed[0]
+PIECE_CHARS = 1 << 20
+"""Consecutive items are parsed together up to about this much text: one parse per small item
+would cost more than the whole file's (a model of 10,000 small categories), and a piece this
+size has a tree of about 12 MB."""
+
+
+def _items(text: str, rel: str, spans: list[tuple[int, int]]) -> Iterator[Any]:
+    """The items at `spans` (consecutive), parsed a piece of a few at a time."""
+    first = 0
+    while first < len(spans):
+        last = first
+        while last + 1 < len(spans) and spans[last + 1][1] - spans[first][0] <= PIECE_CHARS:
+            last += 1
+        parsed = yaml_source.parse(text[spans[first][0] : spans[last][1]], rel)
+        if type(parsed) is not list or len(parsed) != last - first + 1:
+            raise _NotAlone
+        yield from parsed
+        del parsed
+        first = last + 1
 
 
 def _body(

@@ -57,6 +57,7 @@ def split(text: str) -> Cut | None:
     ):
         return None
     keys: list[str] = []
+    seen: set[str] = set()
     items: dict[str, list[tuple[int, int]]] = {}
     removed: list[tuple[int, int]] = []  # the lists' items
     tops = [*_lines(_TOP_LINE, text, -1, len(text)), (len(text), "")]
@@ -68,8 +69,9 @@ def split(text: str) -> Cut | None:
             return None  # an item of an indentless list that is not one we cut
         block = _BLOCK_KEY.fullmatch(line)
         name = block.group(1) if block else line.split(":", 1)[0].rstrip(" ")
-        if name in keys:
+        if name in seen:
             return None
+        seen.add(name)
         keys.append(name)
         below = start + len(line)
         first = next(_lines(_MEANINGFUL, text, below, len(text)), None) if block else None

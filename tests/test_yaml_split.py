@@ -55,27 +55,46 @@ def whole(text: str) -> Any:
         return CatDocError
 
 
-def by_item(text: str) -> Any:
-    lines = parsed_cache._lines_by_item(text, "m.yaml")
+PIECES = st.sampled_from([0, 30, 200])
+"""Characters of consecutive items parsed together (`PIECE_CHARS`): 0 parses each item alone."""
+
+
+def by_item(text: str, piece: int = 0) -> Any:
+    kept = parsed_cache.PIECE_CHARS
+    parsed_cache.PIECE_CHARS = piece
+    try:
+        lines = parsed_cache._lines_by_item(text, "m.yaml")
+    finally:
+        parsed_cache.PIECE_CHARS = kept
     return None if lines is None else parsed_cache._restored_lines(lines).tree()
 
 
-def check(text: str) -> Any:
+def check(text: str, piece: int = 0) -> Any:
     """By item is the whole file's tree, or declined; never a tree of a file YAML refuses."""
-    expected, found = whole(text), by_item(text)
+    expected, found = whole(text), by_item(text, piece)
     if found is not None:
         assert expected is not CatDocError, text
         assert same(found, expected), text
     return found
 
 
+def test_many_top_level_keys_and_items_are_cut_in_linear_time() -> None:
+    """60,000 keys took 11 s when each was looked up in a list; small items are parsed a piece
+    of many at a time."""
+    keys = "".join(f"k{n}: {n}\n" for n in range(60_000))
+    cut = yaml_split.split(keys)
+    assert cut is not None and len(cut.keys) == 60_000 and cut.items == {}
+    items = "categories:\n" + "".join(f"  - id: c{n}\n" for n in range(20_000))
+    assert len(check(items, parsed_cache.PIECE_CHARS)["categories"]) == 20_000
+
+
 @settings(max_examples=300, deadline=None)
-@given(TREES, STYLES, st.sampled_from([12, 40, 200]))
+@given(TREES, STYLES, st.sampled_from([12, 40, 200]), PIECES)
 def test_a_written_model_is_read_by_item_as_it_is_whole(
-    tree: dict[str, Any], style: tuple[int, int, int], width: int
+    tree: dict[str, Any], style: tuple[int, int, int], width: int, piece: int
 ) -> None:
     text = written(tree, style, width)
-    found = check(text)
+    found = check(text, piece)
     tree = whole(text)
     if found is None and tree is not CatDocError:  # declined only for what it cannot be sure of
         assert (
@@ -99,16 +118,20 @@ def test_a_written_model_is_read_by_item_as_it_is_whole(
         ),
         max_size=4,
     ),
+    PIECES,
 )
 def test_a_changed_model_is_read_by_item_as_it_is_whole_or_not_at_all(
-    tree: dict[str, Any], style: tuple[int, int, int], changes: list[tuple[int, str, int]]
+    tree: dict[str, Any],
+    style: tuple[int, int, int],
+    changes: list[tuple[int, str, int]],
+    piece: int,
 ) -> None:
     """Lines inserted anywhere, at any column: comments, items, anchors and aliases, opening
     quotes and brackets, block scalars."""
     lines = written(tree, style, 30).split("\n")
     for at, line, column in changes:
         lines.insert(at % (len(lines) + 1), " " * column + line)
-    check("\n".join(lines))
+    check("\n".join(lines), piece)
 
 
 @pytest.mark.parametrize(
