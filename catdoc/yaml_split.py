@@ -12,10 +12,11 @@ text) that goes back to the item's column. So each item's text parsed alone is t
 long as it needs nothing from outside itself, and then it parses; if it does not (an alias of
 an anchor in another item, a syntax error), the caller parses the file whole.
 
-`split` declines (None) anything it is not sure of: tabs, carriage returns, a byte-order mark,
-directives and document markers, merge keys, very deep indentation (the reader's own checks),
-keys in quotes or flow style at the top level. The caller also checks that the top level parsed
-alone has exactly the keys seen here, in the same order, each cut list's value empty.
+`split` declines (None) anything it is not sure of: tabs, carriage returns and the line ends
+only YAML 1.1 has, a byte-order mark, directives and document markers, merge keys, very deep
+indentation (the reader's own checks), keys in quotes or flow style at the top level. The
+caller also checks that the top level parsed alone has exactly the keys seen here, in the same
+order, each cut list's value empty, and that each piece of items parses to as many items.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ def split(text: str) -> Cut | None:
     if (
         "\t" in text
         or "\r" in text
+        or "\x85" in text  # line ends to YAML 1.1 (yaml-rs reads them as text, like 1.2)
+        or "\u2028" in text
+        or "\u2029" in text
         or "<<" in text
         or text.startswith(("\ufeff", "%", "---", "..."))
         or _MARKERS.search(text)

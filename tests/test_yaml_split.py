@@ -156,6 +156,7 @@ def test_usual_layouts_are_read_by_item(text: str) -> None:
     [
         "categories:\n\t- id: a\n",  # a tab
         "categories:\r\n  - id: a\r\n",  # carriage returns
+        "categories:\n  - id: a\u2028  - id: b\n",  # a line end to YAML 1.1
         "%YAML 1.2\n---\ncategories:\n  - id: a\n",  # a directive, a document marker
         "categories:\n  - id: a\n...\n",
         "base: &b {x: 1}\ncategories:\n  - <<: *b\n    id: a\n",  # a merge key
