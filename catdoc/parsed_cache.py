@@ -18,9 +18,10 @@ Each item of a top-level list (a category, a functor …) is kept on a line of i
 loader can validate it straight from its JSON (`Kept`): building models from JSON in pydantic's
 own parser skips the Python tree between them, a third of a 100,000-object load's time and a
 sixth of its memory. On the first read the file is parsed one such item at a time where
-`yaml_split` can cut it, each item's JSON made (by pydantic-core's encoder) and its tree dropped
-before the next is parsed, so the whole tree (635 MB at 100,000 objects) never exists at once;
-the kept lines, read back in memory, then serve that same load.
+`yaml_split` can cut it (small consecutive items a piece of up to `PIECE_CHARS` together), each
+item's JSON made (by pydantic-core's encoder) and its tree dropped before the next piece is
+parsed, so the whole tree (635 MB at 100,000 objects) never exists at once; the kept lines,
+read back in memory, then serve that same load.
 """
 
 from __future__ import annotations
@@ -96,8 +97,9 @@ def parse(path: Path, rel: str, text: str, digest: str, folder: Callable[[], Pat
 
 def load(path: Path, rel: str, text: str, digest: str, folder: Callable[[], Path]) -> Any:
     """As `parse`, but a current kept tree comes back as it is kept (`Kept`), its items not
-    read yet. On a first read the file is parsed one top-level item at a time where it can be
-    (`yaml_split`): each item's JSON is made and its tree dropped before the next is parsed."""
+    read yet. On a first read the file is parsed a top-level item (or a piece of small ones) at
+    a time where it can be (`yaml_split`): each item's JSON is made and its tree dropped before
+    the next piece is parsed."""
     if len(text) < MIN_CHARS:
         return yaml_source.parse(text, rel)
     where = _where(path, rel, digest, folder)
