@@ -105,13 +105,12 @@ def load(path: Path, rel: str, text: str, digest: str, folder: Callable[[], Path
     where = _where(path, rel, digest, folder)
     if where is not None:
         held, body = _read(where[0])
-        if held == where[1] and body is not None:
-            try:
-                return _restored(body)
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
-                pass
-        if held == where[1] and body is None:  # seen already: JSON cannot hold its tree
-            return yaml_source.parse(text, rel)
+        if held == where[1]:
+            if body is None:  # seen already: JSON cannot hold its tree
+                return yaml_source.parse(text, rel)
+            kept = _restored_or_none(body)
+            if kept is not None:
+                return kept
         del body
     lines = _lines_by_item(text, rel)
     if lines is None:
@@ -137,8 +136,11 @@ def current(
     if where is None:
         return None
     held, body = _read(where[0])
-    if held != where[1] or body is None:
-        return None
+    return _restored_or_none(body) if held == where[1] and body is not None else None
+
+
+def _restored_or_none(body: bytes) -> Kept | None:
+    """The kept tree, or None when the file is torn or not as written (it is parsed again)."""
     try:
         return _restored(body)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
