@@ -97,7 +97,7 @@ def parse(text: str, rel: str) -> Any:
     """The YAML data of `text` with merge keys resolved; bad input raises LOAD_ERROR at a line."""
     if not text.strip():
         return None
-    if _DEEP_LINE.match("\n" + text[: 2 * MAX_NESTING]) or _DEEP_LINE.search(text):
+    if may_nest_deep(text):
         _refuse_deep(text, rel)
     try:
         data = yaml_rs.loads(text)
@@ -106,6 +106,12 @@ def parse(text: str, rel: str) -> Any:
     if _MERGE in text:
         data = _resolve_merges(data, text, rel)
     return data
+
+
+def may_nest_deep(text: str) -> bool:
+    """Whether a line of `text` is indented far enough to hide nesting past `MAX_NESTING`:
+    only then is the nesting measured."""
+    return bool(_DEEP_LINE.match("\n" + text[: 2 * MAX_NESTING]) or _DEEP_LINE.search(text))
 
 
 def _refuse_deep(text: str, rel: str) -> None:

@@ -13,8 +13,9 @@ long as it needs nothing from outside itself, and then it parses; if it does not
 an anchor in another item, a syntax error), the caller parses the file whole.
 
 `split` declines (None) anything it is not sure of: tabs, carriage returns and the line ends
-only YAML 1.1 has, a byte-order mark, directives and document markers, merge keys, very deep
-indentation (the reader's own checks), keys in quotes or flow style at the top level. The
+only YAML 1.1 has, a byte-order mark, directives and document markers, merge keys, indentation
+deep enough for the reader to measure nesting (`yaml_source.may_nest_deep`: on the whole file,
+where an item's nesting counts one level more), keys in quotes or flow style at the top level. The
 caller also checks that the top level parsed alone has exactly the keys seen here, in the same
 order, each cut list's value empty, and that each piece of items parses to as many items.
 """
@@ -26,13 +27,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from catdoc import yaml_source
+
 _SIMPLE_KEY = re.compile(r"[A-Za-z_][\w.\-]*[ \t]*:(?=[ \t]|$)")
 _BLOCK_KEY = re.compile(r"([A-Za-z_][\w.\-]*)[ \t]*:[ \t]*(?:#.*)?")
 """A key with nothing after it but a comment: its value is the block below."""
 _MARKERS = re.compile(r"\n(?:%|---|\.\.\.)")
 """A directive or a document's start or end (a leading newline lets the regular expression
 engine skip ahead, ten times faster than `^` in multi-line mode over a large file)."""
-_DEEP = re.compile(r"\n {100}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +59,7 @@ def split(text: str) -> Cut | None:
         or "<<" in text
         or text.startswith(("\ufeff", "%", "---", "..."))
         or _MARKERS.search(text)
-        or _DEEP.search(text)
+        or yaml_source.may_nest_deep(text)  # measured on the whole, an item is one level less
     ):
         return None
     keys: list[str] = []

@@ -174,6 +174,19 @@ def test_what_the_cut_is_not_sure_of_is_parsed_whole(text: str) -> None:
     assert check(text) is None
 
 
+def test_nesting_is_measured_on_the_whole_file() -> None:
+    """An item alone is one level less deep than in the file: a file nested one level past the
+    limit is refused as a whole, never read by item."""
+    depth = yaml_source.MAX_NESTING - 1  # mappings inside the item
+    lines = ["categories:", "  - id: a"]
+    lines += [" " * (4 + 2 * level) + f"k{level}:" for level in range(depth)]
+    text = "\n".join(lines) + " 1\n"
+    item = text[text.index("  - id: a") :]
+    assert whole(item) is not CatDocError  # alone, within the limit
+    assert whole(text) is CatDocError
+    assert by_item(text) is None
+
+
 def test_an_item_parses_alone_as_one_item() -> None:
     cut = yaml_split.split("a: 1\ncategories:\n  - id: x\n    n: [1, 2]\n  - id: y\nz: 2\n")
     assert cut is not None
