@@ -506,7 +506,9 @@ def _describe_loc(data: Any, loc: tuple[Any, ...]) -> tuple[str, str]:
     return entity, ".".join(rest) or "(whole entry)"
 
 
-def _validate_file(data: Any, text: str, rel: str) -> ModelFile:
+def model_file(data: Any, text: str, rel: str) -> ModelFile:
+    """The model of a model file's parsed YAML `data` (of `text`), checked as a load checks it;
+    LOAD_ERROR at a line otherwise. `data` is consumed."""
     if data is None:
         return ModelFile()
     if not isinstance(data, dict):
@@ -857,15 +859,9 @@ def _read_model(root: Path, path: Path, rel: str, text: str, digest: str) -> Mod
     model = _from_kept(data, text, rel) if type(data) is parsed_cache.Kept else None
     if model is None:  # not kept, or not valid: the YAML's tree reports where
         if type(data) is parsed_cache.Kept:
-            data = yaml_source.parse(text, rel)
+            data = data.tree()  # the tree the YAML gives, without parsing it again
         model = model_file(data, text, rel)
     return model
-
-
-def model_file(data: Any, text: str, rel: str) -> ModelFile:
-    """The model of a model file's parsed YAML `data` (of `text`), checked as a load checks it;
-    LOAD_ERROR at a line otherwise. `data` is consumed."""
-    return _validate_file(data, text, rel)
 
 
 class _Version:

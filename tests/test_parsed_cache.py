@@ -332,10 +332,10 @@ def model_of(tree: object) -> object:
     """What validating `tree` gives: the model's dump and extras, or the kind of failure."""
     from pydantic import ValidationError
 
-    from catdoc.project import _validate_file
+    from catdoc.project import model_file
 
     try:
-        model = _validate_file(tree, "", "x.yaml")
+        model = model_file(tree, "", "x.yaml")
     except (ValidationError, ValueError, CatDocError) as exc:
         return type(exc).__name__
     return [model.model_dump(), model.model_extra, repr(model)]
