@@ -26,7 +26,7 @@ from ruamel.yaml.error import YAMLError
 
 from catdoc import yaml_source
 from catdoc.edit.layout import Cut, Unfit, cut_dumped, cut_file
-from catdoc.edit.nodes import flow_safe, plain
+from catdoc.edit.nodes import plain, to_yaml
 from catdoc.edit.plain_yaml import dump_item, entry_text
 from catdoc.errors import LOAD_ERROR, CatDocError
 from catdoc.project import gc_paused
@@ -585,22 +585,10 @@ def _canonical(key: str, text: str) -> tuple[Any] | None:
     if not isinstance(data, dict) or list(data) != [key]:
         return None
     for flow in (True, False):
-        value = _nodes(data[key], flow)
+        value = to_yaml(data[key], flow)
         if entry_text(key, value, 4) == text:
             return (value,)
     return None
-
-
-def _nodes(value: Any, flow: bool) -> Any:
-    """Plain data as round-trip nodes, lists of scalars written `[a, b]` when `flow`."""
-    if isinstance(value, dict):
-        return CommentedMap((k, _nodes(v, flow)) for k, v in value.items())
-    if isinstance(value, list):
-        seq = CommentedSeq(_nodes(v, flow) for v in value)
-        if flow and flow_safe(value):
-            seq.fa.set_flow_style()
-        return seq
-    return value
 
 
 def _tree_of(text: str, rel: str) -> Any:

@@ -20,16 +20,17 @@ def flow_safe(items: Any) -> bool:
     )
 
 
-def to_yaml(value: Any) -> Any:
-    """Plain data as ruamel nodes; lists of scalars in flow style where that is safe."""
+def to_yaml(value: Any, flow: bool = True) -> Any:
+    """Plain data as ruamel nodes; lists of scalars in flow style (`[a, b]`) when `flow` and
+    where that is safe."""
     if isinstance(value, Mapping):
         node = CommentedMap()
         for key, item in value.items():
-            node[str(key)] = to_yaml(item)
+            node[str(key)] = to_yaml(item, flow)
         return node
     if isinstance(value, list | tuple):
-        seq = CommentedSeq(to_yaml(v) for v in value)
-        if flow_safe(value):
+        seq = CommentedSeq(to_yaml(v, flow) for v in value)
+        if flow and flow_safe(value):
             seq.fa.set_flow_style()
         return seq
     return value
