@@ -32,15 +32,15 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pydantic_core
-
-from catdoc import yaml_source, yaml_split
+from catdoc import kept_rows, row_worker, yaml_source, yaml_split
+from catdoc.cores import Sample
 from catdoc.errors import CatDocError
+from catdoc.kept_rows import Row
 from catdoc.writeback import atomic_write
 
 FORMAT = 3
@@ -205,38 +205,41 @@ def _each_a_line(head: bytes, lines: list[bytes]) -> Iterator[bytes]:
 
 def _lines_of(data: dict[str, Any]) -> list[bytes] | None:
     """The kept lines of a whole tree (see `_body`), or None when JSON cannot hold it."""
-    lists = [key for key, value in data.items() if type(value) is list]
+    lists: dict[str, list[Row]] = {}
+    for key, value in data.items():
+        if type(value) is list:
+            rows = kept_rows.rows(value, key)
+            if rows is None:
+                return None
+            lists[key] = rows
     top = {key: value for key, value in data.items() if key not in lists}
-    return _body(top, list(data), {key: data[key] for key in lists})
+    return _body(top, list(data), lists)
 
 
 def _lines_by_item(text: str, rel: str) -> list[bytes] | None:
-    """The kept lines of `text` parsed one top-level list item at a time, or None when it must
-    be parsed whole (`yaml_split` declines it, a piece does not parse alone, the top level is
-    not as the cut saw it, or JSON cannot hold the tree)."""
+    """The kept lines of `text` parsed one top-level list item (or a piece of small ones) at a
+    time, some perhaps in a second process (`row_worker`), or None when it must be parsed whole
+    (`yaml_split` declines it, a piece does not parse alone, the top level is not as the cut
+    saw it, or JSON cannot hold the tree)."""
+    sample = Sample()
     cut = yaml_split.split(text)
     if cut is None:
         return None
     try:
         top = yaml_source.parse(cut.skeleton, rel)
-        if (
-            type(top) is not dict
-            or list(top) != cut.keys
-            or any(top[key] is not None for key in cut.items)
-        ):
-            return None
-        lists = {key: value for key, value in top.items() if type(value) is list}
-        for key, spans in cut.items.items():
-            lists[key] = _items(text, rel, spans)
-        order = list(top)
-        top = {key: value for key, value in top.items() if key not in lists}
-        return _body(top, order, {key: lists[key] for key in order if key in lists})
-    except (CatDocError, _NotAlone):
+    except CatDocError:
         return None
-
-
-class _NotAlone(Exception):
-    """Items' text is not those items when parsed alone."""
+    if type(top) is not dict or list(top) != cut.keys or any(top[k] is not None for k in cut.items):
+        return None
+    pieces = [piece for key, spans in cut.items.items() for piece in _pieces(key, spans)]
+    made = _piece_rows(text, rel, pieces, sample)
+    if made is None:
+        return None
+    lists: dict[str, list[Row]] = {key: [] for key in cut.items}
+    for (key, *_), rows in zip(pieces, made, strict=True):
+        lists[key].extend(rows)
+    order = list(top)
+    return _body({key: value for key, value in top.items() if key not in lists}, order, lists)
 
 
 PIECE_CHARS = 1 << 20
@@ -245,67 +248,63 @@ would cost more than the whole file's (a model of 10,000 small categories), and 
 size has a tree of about 12 MB."""
 
 
-def _items(text: str, rel: str, spans: list[tuple[int, int]]) -> Iterator[Any]:
-    """The items at `spans` (consecutive), parsed a piece of a few at a time."""
+def _pieces(key: str, spans: list[tuple[int, int]]) -> Iterator[row_worker.Piece]:
+    """The items at `spans` (consecutive) in pieces of a few, each parsed on its own."""
     first = 0
     while first < len(spans):
         last = first
         while last + 1 < len(spans) and spans[last + 1][1] - spans[first][0] <= PIECE_CHARS:
             last += 1
-        parsed = yaml_source.parse(text[spans[first][0] : spans[last][1]], rel)
-        if type(parsed) is not list or len(parsed) != last - first + 1:
-            raise _NotAlone
-        yield from parsed
-        del parsed
+        yield key, spans[first][0], spans[last][1], last - first + 1
         first = last + 1
 
 
-def _body(
-    top: dict[str, Any], order: list[str], lists: dict[str, Iterable[Any]]
-) -> list[bytes] | None:
+def _piece_rows(
+    text: str, rel: str, pieces: list[row_worker.Piece], sample: Sample
+) -> list[list[Row]] | None:
+    """Each piece's rows, the last ones made by a worker when `row_worker.start` gives one; or
+    None when a piece sends the file to a whole parse. Only one piece's tree exists at a time
+    in each process."""
+    worker = row_worker.start(text, rel, pieces, sample)
+    try:
+        mine = len(pieces) if worker is None else worker.first
+        made: list[list[Row]] = []
+        for key, start, end, count in pieces[:mine]:
+            rows = kept_rows.piece_rows(text[start:end], rel, key, count)
+            if rows is None:
+                return None
+            made.append(rows)
+        if worker is not None:
+            theirs = worker.answer([count for *_, count in pieces[mine:]])
+            if theirs is False:
+                return None
+            if theirs is None:  # the worker failed: its pieces are parsed here
+                theirs = []
+                for key, start, end, count in pieces[mine:]:
+                    rows = kept_rows.piece_rows(text[start:end], rel, key, count)
+                    if rows is None:
+                        return None
+                    theirs.append(rows)
+            made.extend(theirs)
+        return made
+    finally:
+        if worker is not None:
+            worker.stop()
+
+
+def _body(top: dict[str, Any], order: list[str], lists: dict[str, list[Row]]) -> list[bytes] | None:
     """The lines kept after the header, or None when JSON cannot hold the tree: a line about
     the tree (its keys in order, the dates of its top level, and per list item whether its
     numbers are exact, where its dates stand and the dates themselves), the top level without
-    its lists, then each list's items, one a line. Items are taken from `lists` one at a
-    time, and only their JSON is held."""
+    its lists, then each list's items, one a line."""
     top_dates: list[list[Any]] = []
-    if not _plain(top, [], top_dates, []):
+    if not kept_rows.plain(top, [], top_dates, []):
         return None
-    about: dict[str, list[list[Any]]] = {}
-    lines: list[bytes] = []
-    for key, items in lists.items():
-        about[key] = []
-        for index, item in enumerate(items):
-            dates: list[list[Any]] = []
-            loose: list[list[Any]] = []
-            if not _plain(item, [key, index], dates, loose):
-                return None
-            shifted = [[path[2:], kind, iso] for path, kind, iso in dates]
-            about[key].append(_about_item(shifted, not loose))
-            try:
-                lines.append(_dumped(item))
-            except ValueError:  # text UTF-8 cannot hold
-                return None
-            del item
+    about = {key: [about for _, about in rows] for key, rows in lists.items()}
     head = {"order": order, "dates": top_dates, "items": about}
-    return [_dumped(head), _dumped(top), *lines]
-
-
-def _about_item(dates: list[list[Any]], exact: bool) -> list[Any]:
-    shapes = {
-        (tuple(None if type(step) is int else step for step in path), kind)
-        for path, kind, _ in dates
-    }
-    return [exact, sorted(shapes, key=repr), json.dumps(dates, ensure_ascii=False)]
-
-
-def _dumped(value: Any) -> bytes:
-    """JSON of data `_plain` passed, by pydantic-core's encoder (eight times json.dumps's speed
-    on a model's items). A date is written as ISO text: the item's list of dates puts it back
-    (and pydantic reads it from that text in the places `Entry.date_shapes` allows). Infinity
-    and NaN are written as JSON readers in Python take them; text that UTF-8 cannot hold (a lone
-    surrogate) raises, and the tree is not kept."""
-    return pydantic_core.to_json(value, inf_nan_mode="constants")
+    lines = [kept_rows.dumped(head), kept_rows.dumped(top)]
+    lines.extend(line for rows in lists.values() for line, _ in rows)
+    return lines
 
 
 def _restored(body: bytes) -> Kept:
@@ -345,53 +344,3 @@ def _put_dates(tree: Any, dates: list[tuple[list[Any], str, str]]) -> Any:
 
 
 _DATE_KINDS = {"date": dt.date, "datetime": dt.datetime}
-
-
-def _plain(value: Any, path: list[Any], dates: list[list[Any]], loose: list[list[Any]]) -> bool:
-    """Whether JSON holds `value` exactly once its dates (listed in `dates` with their paths)
-    are put back: text keys only, and text, numbers, booleans, null, dates, lists and mappings
-    inside (YAML's binary data or keys of other kinds would come back changed). The items of
-    top-level lists that hold a float or an integer beyond 64 bits are listed in `loose`.
-    Text, booleans, null and small integers, most of a model, are passed over in the loop."""
-    kind = type(value)
-    if kind is dict:
-        pairs: Iterable[tuple[Any, Any]] = value.items()
-    elif kind is list:
-        pairs = enumerate(value)
-    else:
-        return _plain_scalar(value, path, dates, loose)
-    low, high = _INT64
-    for key, item in pairs:
-        if kind is dict and type(key) is not str:
-            return False
-        held = type(item)
-        if held is str or held is bool or item is None or (held is int and low <= item <= high):
-            continue
-        path.append(key)
-        plain = _plain(item, path, dates, loose)
-        path.pop()
-        if not plain:
-            return False
-    return True
-
-
-def _plain_scalar(
-    value: Any, path: list[Any], dates: list[list[Any]], loose: list[list[Any]]
-) -> bool:
-    kind = type(value)
-    if kind is dt.date or kind is dt.datetime:
-        iso = value.isoformat()
-        back = kind.fromisoformat(iso)
-        if back != value or (kind is dt.datetime and back.utcoffset() != value.utcoffset()):
-            return False  # an offset finer than ISO text keeps
-        dates.append([list(path), kind.__name__, iso])
-        return True
-    if (kind is float or kind is int) and len(path) > 1 and type(path[1]) is int:
-        item = path[:2]  # not exact in every JSON reader: a float, or a long integer
-        if not loose or loose[-1] != item:
-            loose.append(item)
-    return kind in _SCALARS
-
-
-_SCALARS = {str, int, float, bool, type(None)}
-_INT64 = (-(1 << 63), (1 << 63) - 1)

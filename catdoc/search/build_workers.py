@@ -18,9 +18,7 @@ fails or dies fails the build with a `CatDocError` saying so, and nothing is wri
 from __future__ import annotations
 
 import multiprocessing
-import os
 import signal
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -28,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TypeVar
 
+from catdoc.cores import idle_cores
 from catdoc.errors import IO_ERROR, CatDocError
 from catdoc.search import concept_store
 from catdoc.search.concept_store import Row, RowsJob
@@ -42,7 +41,6 @@ MAX_WORKERS = 3
 one worker, which keeps up with the inserts; a second one only takes CPU time from them.)"""
 IDLE_MARGIN = 0.6
 """A core at least 40% idle counts as idle (kernel threads keep a few percent of one busy)."""
-IDLE_SAMPLE = 0.1
 AHEAD = 2
 """Batches handed out per worker beyond the one this process waits for."""
 HINT = "Run the command again; if it fails again, report the message above."
@@ -63,31 +61,6 @@ def workers_for(documents: int) -> int:
         return 0
     idle = idle_cores()
     return max(0, min(int(idle - 1 + IDLE_MARGIN), MAX_WORKERS))
-
-
-def idle_cores() -> float:
-    """How many of the cores this process may use are idle: measured over `IDLE_SAMPLE`
-    seconds from the kernel's counters where there are some (Linux), else from the load
-    average of the last minute."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    cores = cores or 1
-    try:
-        before = _cpu_times()
-        time.sleep(IDLE_SAMPLE)
-        after = _cpu_times()
-    except (OSError, ValueError, IndexError):
-        return max(0.0, cores - os.getloadavg()[0])
-    spent = [b - a for a, b in zip(before, after, strict=True)]
-    total = sum(spent)
-    if total <= 0:
-        return float(cores)
-    return cores * (spent[3] + spent[4]) / total
-
-
-def _cpu_times() -> list[int]:
-    """The machine's CPU time by kind (user, nice, system, idle, iowait, …), in ticks."""
-    with open("/proc/stat", encoding="ascii") as stat:
-        return [int(n) for n in stat.readline().split()[1:]]
 
 
 class BuildPool:
