@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from catdoc.model import Category, PathSpec, Semantics, as_path
@@ -26,9 +25,10 @@ MAX_EXTRA_LENGTH = 16
 """How much longer than the longer input a rewritten path may grow before the search is cut."""
 
 
-@dataclass(frozen=True, slots=True)
-class Path:
-    """A morphism of a presented category: `steps` are generator ids in diagrammatic order."""
+class Path(NamedTuple):
+    """A morphism of a presented category: `steps` are generator ids in diagrammatic order. (A
+    tuple: a functor of a large category has an image for each of hundreds of thousands of
+    generators, made in a third of a frozen dataclass's time.)"""
 
     source: str
     target: str
