@@ -21,7 +21,8 @@ sixth of its memory. On the first read the file is parsed one such item at a tim
 `yaml_split` can cut it (small consecutive items a piece of up to `PIECE_CHARS` together), each
 item's JSON made (by pydantic-core's encoder) and its tree dropped before the next piece is
 parsed, so the whole tree (635 MB at 100,000 objects) never exists at once; the kept lines,
-read back in memory, then serve that same load.
+read back in memory, then serve that same load. For a file of 16 MB or more, a second process
+(`row_worker`) makes the lines of the last pieces meanwhile when another core is idle.
 """
 
 from __future__ import annotations
