@@ -18,13 +18,14 @@ class Sample:
 
     def idle(self, working: bool = True) -> float:
         """How many of the cores this process may use were idle since the sample started; where
-        the kernel's counters cannot be read, from the load average of the last minute, less
-        the core of this process when it was `working` all along."""
+        the kernel's counters cannot be read, from the load average of the last minute (none
+        idle where there is none), less the core of this process when it was `working` all
+        along."""
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
         cores = cores or os.cpu_count() or 1
         after = _cpu_times()
         if self._before is None or after is None:
-            return max(0.0, cores - working - os.getloadavg()[0])
+            return max(0.0, cores - working - _load())
         spent = [b - a for a, b in zip(self._before, after, strict=True)]
         total = sum(spent)
         if total <= 0:
@@ -38,6 +39,15 @@ def idle_cores(sample: float = IDLE_SAMPLE) -> float:
     counting = Sample()
     time.sleep(sample)
     return counting.idle(working=False)
+
+
+def _load() -> float:
+    """The load average of the last minute; where there is none (Windows), every core is
+    taken as busy."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return float(os.cpu_count() or 1)
 
 
 def _cpu_times() -> list[int] | None:

@@ -193,3 +193,12 @@ def test_idle_cores_are_counted_from_the_kernel_or_the_load_average(
     monkeypatch.setattr(os, "getloadavg", lambda: (0.5, 0.5, 0.5))
     assert cores.Sample().idle() == max(0.0, cpus - 1.5)
     assert cores.idle_cores(0) == max(0.0, cpus - 0.5)
+
+
+def test_no_core_counts_as_idle_where_the_kernel_tells_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cores, "_cpu_times", lambda: None)
+    monkeypatch.delattr(os, "getloadavg")  # as on Windows
+    assert cores.Sample().idle() == 0.0
+    assert cores.idle_cores(0) == 0.0
