@@ -154,15 +154,17 @@ def test_a_worker_that_cannot_be_started_is_not_used(
 def test_a_worker_killed_while_it_works_only_costs_its_pieces_parsed_here(
     started: list[row_worker.Worker], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Killed as soon as it is started: it cannot have answered yet, whatever the machine's
+    speed."""
     text = model(categories=8, objects=400)
     expected = alone(text, monkeypatch)
-    real = row_worker.Worker.answer
+    real = row_worker.Worker.__init__
 
-    def killed_first(self: row_worker.Worker, counts: list[int]) -> row_worker.Answer:
+    def killed_at_once(self: row_worker.Worker, *args: Any) -> None:
+        real(self, *args)
         self._process.kill()
-        return real(self, counts)
 
-    monkeypatch.setattr(row_worker.Worker, "answer", killed_first)
+    monkeypatch.setattr(row_worker.Worker, "__init__", killed_at_once)
     assert parsed_cache._lines_by_item(text, "m.yaml") == expected
     assert len(started) == 1 and started[0]._process.returncode != 0
 
