@@ -138,3 +138,18 @@ def test_keywords_count_and_removal_drops_links(svc: CatDoc) -> None:
         svc.concept_sources(["basket rules"])
     assert err.value.code == NOT_FOUND
     assert all(hit.id != "req-cart" for hit in svc.concept_search("cart", limit=200).items)
+
+
+def test_the_word_runs_of_concept_keys_are_remembered_within_a_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A large build meets more keys than it may remember; every answer stays the same."""
+    from catdoc.search import concept_store, keyphrases
+
+    monkeypatch.setattr(concept_store, "GRAMS_KEPT", 3)
+    concept_store.clear_caches()
+    keys = [f"word{n} other{n} third{n}" for n in range(10)]
+    for key in keys * 2:
+        assert concept_store._grams_of(key) == keyphrases.grams(key)
+        assert len(concept_store._grams) <= 3
+    concept_store.clear_caches()
