@@ -49,6 +49,18 @@ def piece_rows(text: str, rel: str, key: str, count: int) -> list[Row] | None:
     return rows(parsed, key)
 
 
+def each_piece_rows(pieces: Iterable[tuple[str, str, int]], rel: str) -> list[list[Row]] | None:
+    """The rows of each piece (key, text, count) in turn (see `piece_rows`), or None as soon as
+    one sends the file to a whole parse."""
+    made: list[list[Row]] = []
+    for key, text, count in pieces:
+        rows = piece_rows(text, rel, key, count)
+        if rows is None:
+            return None
+        made.append(rows)
+    return made
+
+
 def about_item(dates: list[list[Any]], exact: bool) -> list[Any]:
     if not dates:
         return [exact, [], "[]"]

@@ -269,25 +269,13 @@ def _piece_rows(
     worker = row_worker.start(text, rel, pieces, sample)
     try:
         mine = len(pieces) if worker is None else worker.first
-        made: list[list[Row]] = []
-        for key, start, end, count in pieces[:mine]:
-            rows = kept_rows.piece_rows(text[start:end], rel, key, count)
-            if rows is None:
-                return None
-            made.append(rows)
-        if worker is not None:
-            theirs = worker.answer([count for *_, count in pieces[mine:]])
-            if theirs is False:
-                return None
-            if theirs is None:  # the worker failed: its pieces are parsed here
-                theirs = []
-                for key, start, end, count in pieces[mine:]:
-                    rows = kept_rows.piece_rows(text[start:end], rel, key, count)
-                    if rows is None:
-                        return None
-                    theirs.append(rows)
-            made.extend(theirs)
-        return made
+        made = kept_rows.each_piece_rows(row_worker.texts(text, pieces[:mine]), rel)
+        if made is None or worker is None:
+            return made
+        theirs = worker.answer([count for *_, count in pieces[mine:]])
+        if theirs is None:  # the worker failed: its pieces are parsed here
+            theirs = kept_rows.each_piece_rows(row_worker.texts(text, pieces[mine:]), rel)
+        return None if theirs is None or theirs is False else made + theirs
     finally:
         if worker is not None:
             worker.stop()
