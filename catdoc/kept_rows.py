@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pydantic_core
@@ -49,14 +49,20 @@ def piece_rows(text: str, rel: str, key: str, count: int) -> list[Row] | None:
     return rows(parsed, key)
 
 
-def each_piece_rows(pieces: Iterable[tuple[str, str, int]], rel: str) -> list[list[Row]] | None:
-    """The rows of each piece (key, text, count) in turn (see `piece_rows`), or None as soon as
-    one sends the file to a whole parse."""
+def each_piece_rows(
+    pieces: Iterable[tuple[str, str, int]],
+    rel: str,
+    then: Callable[[str, list[Row]], None] | None = None,
+) -> list[list[Row]] | None:
+    """The rows of each piece (key, text, count) in turn (see `piece_rows`), each handed to
+    `then` as soon as it is made, or None as soon as one sends the file to a whole parse."""
     made: list[list[Row]] = []
     for key, text, count in pieces:
         rows = piece_rows(text, rel, key, count)
         if rows is None:
             return None
+        if then is not None:
+            then(key, rows)
         made.append(rows)
     return made
 

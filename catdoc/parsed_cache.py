@@ -21,8 +21,10 @@ sixth of its memory. On the first read the file is parsed one such item at a tim
 `yaml_split` can cut it (small consecutive items a piece of up to `PIECE_CHARS` together), each
 item's JSON made (by pydantic-core's encoder) and its tree dropped before the next piece is
 parsed, so the whole tree (635 MB at 100,000 objects) never exists at once; the kept lines,
-read back in memory, then serve that same load. For a file of 16 MB or more, a second process
-(`row_worker`) makes the lines of the last pieces meanwhile when another core is idle.
+read back in memory, then serve that same load, and the reader (`load`'s `build`) is handed
+each piece's rows as they are made, to build its models from them meanwhile. For a file of 16 MB
+or more, a second process (`row_worker`) makes the rows of the last pieces when another core is
+idle, while this one makes those of the first and builds the models of all.
 """
 
 from __future__ import annotations
@@ -80,6 +82,8 @@ class Kept:
     lists: dict[str, list[Entry]]
     order: list[str]
     """The top-level keys in the file's order."""
+    built: dict[str, list[Any]] | None = None
+    """On the first read, what `load`'s `build` made of each list's items, in order."""
 
     def tree(self) -> dict[str, Any]:
         """The tree as the YAML reader gave it."""
@@ -96,11 +100,23 @@ def parse(path: Path, rel: str, text: str, digest: str, folder: Callable[[], Pat
     return found.tree() if isinstance(found, Kept) else found
 
 
-def load(path: Path, rel: str, text: str, digest: str, folder: Callable[[], Path]) -> Any:
+Build = Callable[[str, list[Row]], list[Any]]
+"""What a reader makes of the rows of some items of top-level list `key`, one value per row."""
+
+
+def load(
+    path: Path,
+    rel: str,
+    text: str,
+    digest: str,
+    folder: Callable[[], Path],
+    build: Build | None = None,
+) -> Any:
     """As `parse`, but a current kept tree comes back as it is kept (`Kept`), its items not
     read yet. On a first read the file is parsed a top-level item (or a piece of small ones) at
     a time where it can be (`yaml_split`): each item's JSON is made and its tree dropped before
-    the next piece is parsed."""
+    the next piece is parsed, and `build` is given each piece's rows as they are made (while a
+    worker parses the last pieces); what it made comes back as `Kept.built`."""
     if len(text) < MIN_CHARS:
         return yaml_source.parse(text, rel)
     where = _where(path, rel, digest, folder)
@@ -113,8 +129,11 @@ def load(path: Path, rel: str, text: str, digest: str, folder: Callable[[], Path
             if kept is not None:
                 return kept
         del body
-    lines = _lines_by_item(text, rel)
-    if lines is None:
+    built: dict[str, list[Any]] | None = None
+    by_item = _lines_by_item(text, rel, build)
+    if by_item is not None:
+        lines, built = by_item
+    else:
         tree = yaml_source.parse(text, rel)
         lines = _lines_of(tree) if type(tree) is dict else None
         if lines is None:
@@ -124,7 +143,9 @@ def load(path: Path, rel: str, text: str, digest: str, folder: Callable[[], Path
         del tree  # the whole tree and the models never meet
     if where is not None:
         _write(where[0], where[1], lines)
-    return _restored_lines(lines)
+    kept = _restored_lines(lines)
+    kept.built = built if build is not None else None
+    return kept
 
 
 def current(
@@ -217,11 +238,14 @@ def _lines_of(data: dict[str, Any]) -> list[bytes] | None:
     return _body(top, list(data), lists)
 
 
-def _lines_by_item(text: str, rel: str) -> list[bytes] | None:
+def _lines_by_item(
+    text: str, rel: str, build: Build | None = None
+) -> tuple[list[bytes], dict[str, list[Any]]] | None:
     """The kept lines of `text` parsed one top-level list item (or a piece of small ones) at a
-    time, some perhaps in a second process (`row_worker`), or None when it must be parsed whole
-    (`yaml_split` declines it, a piece does not parse alone, the top level is not as the cut
-    saw it, or JSON cannot hold the tree)."""
+    time, some perhaps in a second process (`row_worker`), and what `build` made of each list's
+    items (nothing without it); or None when it must be parsed whole (`yaml_split` declines it,
+    a piece does not parse alone, the top level is not as the cut saw it, or JSON cannot hold
+    the tree)."""
     sample = Sample()
     cut = yaml_split.split(text)
     if cut is None:
@@ -233,14 +257,18 @@ def _lines_by_item(text: str, rel: str) -> list[bytes] | None:
     if type(top) is not dict or list(top) != cut.keys or any(top[k] is not None for k in cut.items):
         return None
     pieces = [piece for key, spans in cut.items.items() for piece in _pieces(key, spans)]
-    made = _piece_rows(text, rel, pieces, sample)
+    made = _piece_rows(text, rel, pieces, sample, build)
     if made is None:
         return None
     lists: dict[str, list[Row]] = {key: [] for key in cut.items}
-    for (key, *_), rows in zip(pieces, made, strict=True):
+    built: dict[str, list[Any]] = {key: [] for key in cut.items}
+    for (key, *_), rows in zip(pieces, made[0], strict=True):
         lists[key].extend(rows)
+    for (key, *_), values in zip(pieces, made[1], strict=False):
+        built[key].extend(values)
     order = list(top)
-    return _body({key: value for key, value in top.items() if key not in lists}, order, lists)
+    lines = _body({key: value for key, value in top.items() if key not in lists}, order, lists)
+    return None if lines is None else (lines, built)
 
 
 PIECE_CHARS = 1 << 20
@@ -261,21 +289,30 @@ def _pieces(key: str, spans: list[tuple[int, int]]) -> Iterator[row_worker.Piece
 
 
 def _piece_rows(
-    text: str, rel: str, pieces: list[row_worker.Piece], sample: Sample
-) -> list[list[Row]] | None:
-    """Each piece's rows, the last ones made by a worker when `row_worker.start` gives one; or
-    None when a piece sends the file to a whole parse. Only one piece's tree exists at a time
-    in each process."""
+    text: str, rel: str, pieces: list[row_worker.Piece], sample: Sample, build: Build | None
+) -> tuple[list[list[Row]], list[list[Any]]] | None:
+    """Each piece's rows, and what `build` made of each piece's rows (none without it); or None
+    when a piece sends the file to a whole parse. The last pieces' rows are made by a worker
+    when `row_worker.start` gives one: this process meanwhile makes the first pieces' rows and
+    builds from them, then builds from the worker's as they come, and makes itself those the
+    worker did not answer. Only one piece's tree exists at a time in each process."""
+    built: list[list[Any]] = []
+    then = None if build is None else lambda key, rows: built.append(build(key, rows))
     worker = row_worker.start(text, rel, pieces, sample)
     try:
         mine = len(pieces) if worker is None else worker.first
-        made = kept_rows.each_piece_rows(row_worker.texts(text, pieces[:mine]), rel)
+        made = kept_rows.each_piece_rows(row_worker.texts(text, pieces[:mine]), rel, then)
         if made is None or worker is None:
-            return made
-        theirs = worker.answer([count for *_, count in pieces[mine:]])
-        if theirs is None:  # the worker failed: its pieces are parsed here
-            theirs = kept_rows.each_piece_rows(row_worker.texts(text, pieces[mine:]), rel)
-        return None if theirs is None or theirs is False else made + theirs
+            return None if made is None else (made, built)
+        try:
+            for rows in worker.answers([count for *_, count in pieces[mine:]]):
+                if then is not None:
+                    then(pieces[len(made)][0], rows)
+                made.append(rows)
+        except row_worker.WholeParse:
+            return None
+        rest = kept_rows.each_piece_rows(row_worker.texts(text, pieces[len(made) :]), rel, then)
+        return None if rest is None else (made + rest, built)
     finally:
         if worker is not None:
             worker.stop()

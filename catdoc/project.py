@@ -15,7 +15,7 @@ import os
 import re
 import stat as stat_module
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from catdoc import journal, parsed_cache, yaml_lines, yaml_source
+from catdoc import journal, kept_rows, parsed_cache, yaml_lines, yaml_source
 from catdoc.errors import (
     LOAD_ERROR,
     PATH_OUTSIDE_PROJECT,
@@ -558,10 +558,10 @@ _TYPED_DATES = frozenset({"created", "updated"})
 
 def _from_kept(kept: parsed_cache.Kept, text: str, rel: str) -> ModelFile | None:
     """The file's model from its kept tree, each list item validated straight from its JSON
-    where that gives what validating the YAML's tree gives: its numbers all 64-bit integers
-    (pydantic writes a float as text its own way) and its dates only an object's `created` or
-    `updated`. None when the tree is not a model file's usual shape or does not validate: the
-    caller then validates the tree, which reports what is wrong where."""
+    where that gives what validating the YAML's tree gives (see `_direct`), or taken as the
+    first read built it (`_built_models`). None when the tree is not a model file's usual shape
+    or does not validate: the caller then validates the tree, which reports what is wrong
+    where."""
     if not kept.lists.keys() <= _KEPT_LISTS.keys() or any(
         field in kept.top for field, _ in _KEPT_LISTS.values()
     ):
@@ -570,17 +570,17 @@ def _from_kept(kept: parsed_cache.Kept, text: str, rel: str) -> ModelFile | None
         model = ModelFile.model_validate(kept.top)
         for key, entries in kept.lists.items():
             field, kind = _KEPT_LISTS[key]
+            built = kept.built.get(key, []) if kept.built is not None else []
             items: list[Any] = []
             for index, entry in enumerate(entries):
-                direct = entry.exact and all(
-                    date_kind == "date" and _object_date(kind, shape)
-                    for shape, date_kind in entry.date_shapes
-                )
-                items.append(
-                    kind.model_validate_json(entry.json)
-                    if direct
-                    else kind.model_validate(entry.tree())
-                )
+                item = built[index] if index < len(built) else None
+                if item is None:
+                    item = (
+                        kind.model_validate_json(entry.json)
+                        if _direct(kind, entry.exact, entry.date_shapes)
+                        else kind.model_validate(entry.tree())
+                    )
+                items.append(item)
                 entries[index] = None  # type: ignore[call-overload]  # released as it is read
             setattr(model, field, items)
     except (ValidationError, ValueError, RecursionError):
@@ -591,7 +591,33 @@ def _from_kept(kept: parsed_cache.Kept, text: str, rel: str) -> ModelFile | None
     return model
 
 
-def _object_date(kind: type[Entity], shape: list[str | None]) -> bool:
+def _built_models(key: str, rows: list[kept_rows.Row]) -> list[Entity | None]:
+    """The models of list `key`'s items as a first read makes their rows (`parsed_cache.Build`):
+    each validated from its JSON where `_direct` allows, else None (`_from_kept` validates it
+    from its tree, and reports what does not validate)."""
+    kind = _KEPT_LISTS[key][1] if key in _KEPT_LISTS else None
+    built: list[Entity | None] = []
+    for line, (exact, shapes, _) in rows:
+        item = None
+        if kind is not None and _direct(kind, exact, shapes):
+            with suppress(ValidationError, ValueError, RecursionError):
+                item = kind.model_validate_json(line)
+        built.append(item)
+    return built
+
+
+def _direct(
+    kind: type[Entity], exact: bool, date_shapes: Iterable[tuple[Sequence[str | None], str]]
+) -> bool:
+    """Whether an item's JSON validates to what its tree validates to: its numbers are all
+    64-bit integers (pydantic writes a float as text its own way) and its dates only an
+    object's `created` or `updated`."""
+    return exact and all(
+        date_kind == "date" and _object_date(kind, shape) for shape, date_kind in date_shapes
+    )
+
+
+def _object_date(kind: type[Entity], shape: Sequence[str | None]) -> bool:
     """Whether dates at `shape` inside a `kind` item (list positions as None) are objects'
     date fields."""
     return (
@@ -855,7 +881,8 @@ def _load_once(root: Path, known: Mapping[str, tuple[str, ModelFile]]) -> Projec
 
 def _read_model(root: Path, path: Path, rel: str, text: str, digest: str) -> ModelFile:
     """A model file's model, from its kept tree when current (see `catdoc.parsed_cache`)."""
-    data = parsed_cache.load(path, rel, text, digest, functools.partial(_parsed_folder, root))
+    folder = functools.partial(_parsed_folder, root)
+    data = parsed_cache.load(path, rel, text, digest, folder, _built_models)
     model = _from_kept(data, text, rel) if type(data) is parsed_cache.Kept else None
     if model is None:  # not kept, or not valid: the YAML's tree reports where
         if type(data) is parsed_cache.Kept:

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from test_parsed_cache import same
 from test_yaml_split import STYLES, TREES, whole, written
 
-from catdoc import cores, parsed_cache, row_worker
+from catdoc import cores, kept_rows, parsed_cache, row_worker
 from catdoc.errors import CatDocError
 
 
@@ -59,18 +59,31 @@ def started(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[row_worker.Worker]
         assert worker._process.returncode is not None
 
 
+def by_item(text: str) -> list[bytes] | None:
+    """The lines a first read keeps; what it built as it read is checked to be made of each
+    item's row, once, in the file's order, whichever process made the row."""
+    read = parsed_cache._lines_by_item(text, "m.yaml", lambda key, rows: [(key, *r) for r in rows])
+    if read is None:
+        return None
+    lines, built = read
+    assert [key for key in built] == [key for key in whole(text) if key in built]
+    assert [line for values in built.values() for _, line, _ in values] == lines[2:]
+    assert all(key == list_key for list_key, values in built.items() for key, *_ in values)
+    return lines
+
+
 def alone(text: str, monkeypatch: pytest.MonkeyPatch) -> list[bytes] | None:
     """The lines kept by a read in this process alone."""
     with monkeypatch.context() as patch:
         patch.setattr(row_worker, "PARALLEL_CHARS", 1 << 60)
-        return parsed_cache._lines_by_item(text, "m.yaml")
+        return by_item(text)
 
 
 def test_a_worker_keeps_the_lines_one_process_keeps(
     started: list[row_worker.Worker], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = model()
-    lines = parsed_cache._lines_by_item(text, "m.yaml")
+    lines = by_item(text)
     assert len(started) == 1 and 0 < started[0].first < 7  # the worker had the last pieces
     assert lines is not None and lines == alone(text, monkeypatch)
     assert same(parsed_cache._restored_lines(lines).tree(), whole(text))
@@ -86,7 +99,7 @@ def test_any_written_model_read_with_a_worker_is_its_whole_tree(
         patch.setattr(parsed_cache, "PIECE_CHARS", 0)
         patch.setattr(cores.Sample, "idle", lambda self, working=True: 1.0)
         text = written(tree, style, 40)
-        lines = parsed_cache._lines_by_item(text, "m.yaml")
+        lines = by_item(text)
         if lines is not None:
             assert same(parsed_cache._restored_lines(lines).tree(), whole(text)), text
 
@@ -96,7 +109,7 @@ def test_a_piece_of_the_workers_that_is_not_alone_sends_the_file_to_a_whole_pars
 ) -> None:
     """The last item's alias needs the first item's anchor: the worker says so (False)."""
     text = model().replace("  - id: c0\n", "  - id: &first c0\n", 1) + "  - id: *first\n"
-    assert parsed_cache._lines_by_item(text, "m.yaml") is None
+    assert by_item(text) is None
     assert len(started) == 1
     assert whole(text)["functors"][-1] == {"id": "c0"}
 
@@ -105,7 +118,7 @@ def test_a_piece_of_this_process_that_fails_stops_the_worker(
     started: list[row_worker.Worker],
 ) -> None:
     text = model().replace("  - id: c0\n", "  - id: [c0\n", 1)  # a flow list never closed
-    assert parsed_cache._lines_by_item(text, "m.yaml") is None
+    assert by_item(text) is None
     assert whole(text) is CatDocError
     assert len(started) == 1  # and the fixture checks it was collected
 
@@ -117,15 +130,24 @@ def worker_script(tmp_path: Path, body: str) -> str:
     return str(script)
 
 
+def answering(data: str) -> str:
+    """A worker's body that reads its work, then answers one piece: `data`'s marshal data."""
+    return (
+        f'cat > /dev/null; {sys.executable} -c "import marshal, os, sys; '
+        f"data = marshal.dumps({data}); os.write(int(sys.argv[-1]), data); "
+        f'sys.stdout.buffer.write(len(data).to_bytes(8, \'little\'))" "$@"'
+    )
+
+
 @pytest.mark.parametrize(
     "body",
     [
         "exit 3",  # fails at once, its input unread
         "cat > /dev/null; exit 1",  # fails after reading its work
         "cat > /dev/null; printf 'not marshal data'",  # answers nonsense
-        "cat > /dev/null; printf '['",  # answers a cut-off list
-        f'cat > /dev/null; {sys.executable} -c "import marshal, sys; '
-        'sys.stdout.buffer.write(marshal.dumps([[]]))"',  # answers too few rows
+        "cat > /dev/null; printf '['",  # answers a cut-off length
+        answering("[]"),  # answers too few rows
+        answering("[1, 2]"),  # answers what are not rows
     ],
 )
 def test_a_worker_that_fails_or_answers_nonsense_only_costs_its_pieces_parsed_here(
@@ -137,8 +159,35 @@ def test_a_worker_that_fails_or_answers_nonsense_only_costs_its_pieces_parsed_he
     text = model()
     expected = alone(text, monkeypatch)
     monkeypatch.setattr(sys, "executable", worker_script(tmp_path, body))
-    assert parsed_cache._lines_by_item(text, "m.yaml") == expected
+    assert by_item(text) == expected
     assert len(started) == 1
+
+
+def test_the_pieces_a_worker_did_not_answer_are_parsed_here(
+    started: list[row_worker.Worker], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The real worker, given only the first of its pieces, answers it and ends: that answer
+    is used, and only the others are parsed here."""
+    text = model()
+    expected = alone(text, monkeypatch)
+    first_only = (
+        f'exec {sys.executable} -P -c "import io, marshal, sys; sys.path.insert(0, sys.argv[1]); '
+        "rel, work = marshal.loads(sys.stdin.buffer.read()); "
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(marshal.dumps((rel, work[:1])))); "
+        'from catdoc.row_worker import main; main()" "$4" "$5"'
+    )
+    monkeypatch.setattr(sys, "executable", worker_script(tmp_path, first_only))
+    parsed_here: list[str] = []
+    real = kept_rows.piece_rows
+
+    def counted(text: str, rel: str, key: str, count: int) -> list[kept_rows.Row] | None:
+        parsed_here.append(key)
+        return real(text, rel, key, count)
+
+    monkeypatch.setattr(kept_rows, "piece_rows", counted)
+    assert by_item(text) == expected
+    assert len(started) == 1 and started[0]._process.returncode == 0
+    assert len(parsed_here) == 7 - 1  # 6 categories and a functor, one answered by the worker
 
 
 def test_a_worker_that_cannot_be_started_is_not_used(
@@ -147,7 +196,7 @@ def test_a_worker_that_cannot_be_started_is_not_used(
     text = model()
     expected = alone(text, monkeypatch)
     monkeypatch.setattr(sys, "executable", str(tmp_path / "no-such-python"))
-    assert parsed_cache._lines_by_item(text, "m.yaml") == expected
+    assert by_item(text) == expected
     assert started == []
 
 
@@ -165,7 +214,7 @@ def test_a_worker_killed_while_it_works_only_costs_its_pieces_parsed_here(
         self._process.kill()
 
     monkeypatch.setattr(row_worker.Worker, "__init__", killed_at_once)
-    assert parsed_cache._lines_by_item(text, "m.yaml") == expected
+    assert by_item(text) == expected
     assert len(started) == 1 and started[0]._process.returncode != 0
 
 

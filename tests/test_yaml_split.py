@@ -63,10 +63,10 @@ def by_item(text: str, piece: int = 0) -> Any:
     kept = parsed_cache.PIECE_CHARS
     parsed_cache.PIECE_CHARS = piece
     try:
-        lines = parsed_cache._lines_by_item(text, "m.yaml")
+        read = parsed_cache._lines_by_item(text, "m.yaml")
     finally:
         parsed_cache.PIECE_CHARS = kept
-    return None if lines is None else parsed_cache._restored_lines(lines).tree()
+    return None if read is None else parsed_cache._restored_lines(read[0]).tree()
 
 
 def check(text: str, piece: int = 0) -> Any:
