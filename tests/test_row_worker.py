@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -80,11 +81,13 @@ def alone(text: str, monkeypatch: pytest.MonkeyPatch) -> list[bytes] | None:
 
 
 def test_a_worker_keeps_the_lines_one_process_keeps(
-    started: list[row_worker.Worker], monkeypatch: pytest.MonkeyPatch
+    started: list[row_worker.Worker], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     text = model()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     lines = by_item(text)
     assert len(started) == 1 and 0 < started[0].first < 7  # the worker had the last pieces
+    assert list(tmp_path.iterdir()) == []  # its work and answers' files are gone
     assert lines is not None and lines == alone(text, monkeypatch)
     assert same(parsed_cache._restored_lines(lines).tree(), whole(text))
 
@@ -190,14 +193,22 @@ def test_the_pieces_a_worker_did_not_answer_are_parsed_here(
     assert len(parsed_here) == 7 - 1  # 6 categories and a functor, one answered by the worker
 
 
+@pytest.mark.parametrize("missing", ["python", "temporary folder"])
 def test_a_worker_that_cannot_be_started_is_not_used(
-    started: list[row_worker.Worker], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    missing: str,
+    started: list[row_worker.Worker],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     text = model()
     expected = alone(text, monkeypatch)
-    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-such-python"))
+    if missing == "python":
+        monkeypatch.setattr(sys, "executable", str(tmp_path / "no-such-python"))
+    else:  # where its work and answers would be written
+        monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-folder"))
     assert by_item(text) == expected
     assert started == []
+    assert list(tmp_path.iterdir()) == []  # nothing left behind
 
 
 def test_a_worker_killed_while_it_works_only_costs_its_pieces_parsed_here(
