@@ -144,7 +144,7 @@ def load(
     if where is not None:
         _write(where[0], where[1], lines)
     kept = _restored_lines(lines)
-    kept.built = built if build is not None else None
+    kept.built = built
     return kept
 
 
@@ -240,10 +240,10 @@ def _lines_of(data: dict[str, Any]) -> list[bytes] | None:
 
 def _lines_by_item(
     text: str, rel: str, build: Build | None = None
-) -> tuple[list[bytes], dict[str, list[Any]]] | None:
+) -> tuple[list[bytes], dict[str, list[Any]] | None] | None:
     """The kept lines of `text` parsed one top-level list item (or a piece of small ones) at a
     time, some perhaps in a second process (`row_worker`), and what `build` made of each list's
-    items (nothing without it); or None when it must be parsed whole (`yaml_split` declines it,
+    items (None without it); or None when it must be parsed whole (`yaml_split` declines it,
     a piece does not parse alone, the top level is not as the cut saw it, or JSON cannot hold
     the tree)."""
     sample = Sample()
@@ -261,11 +261,13 @@ def _lines_by_item(
     if made is None:
         return None
     lists: dict[str, list[Row]] = {key: [] for key in cut.items}
-    built: dict[str, list[Any]] = {key: [] for key in cut.items}
     for (key, *_), rows in zip(pieces, made[0], strict=True):
         lists[key].extend(rows)
-    for (key, *_), values in zip(pieces, made[1], strict=False):
-        built[key].extend(values)
+    built: dict[str, list[Any]] | None = None
+    if build is not None:
+        built = {key: [] for key in cut.items}
+        for (key, *_), values in zip(pieces, made[1], strict=True):
+            built[key].extend(values)
     order = list(top)
     lines = _body({key: value for key, value in top.items() if key not in lists}, order, lists)
     return None if lines is None else (lines, built)

@@ -67,6 +67,7 @@ def by_item(text: str) -> list[bytes] | None:
     if read is None:
         return None
     lines, built = read
+    assert built is not None
     assert [key for key in built] == [key for key in whole(text) if key in built]
     assert [line for values in built.values() for _, line, _ in values] == lines[2:]
     assert all(key == list_key for list_key, values in built.items() for key, *_ in values)
