@@ -91,15 +91,6 @@ class Kept:
         return {key: lists[key] if key in lists else self.top[key] for key in self.order}
 
 
-def parse(path: Path, rel: str, text: str, digest: str, folder: Callable[[], Path]) -> Any:
-    """The YAML data of `text` (read from `path`; `digest` is its UTF-8's `file_digest`, which
-    the model's version is made of too), from the kept tree when it is current. `folder` gives the
-    cache's folder, made and checked to be inside the project (it may raise: the file is then
-    parsed and nothing kept)."""
-    found = load(path, rel, text, digest, folder)
-    return found.tree() if isinstance(found, Kept) else found
-
-
 Build = Callable[[str, list[Row]], list[Any]]
 """What a reader makes of the rows of some items of top-level list `key`, one value per row."""
 
@@ -112,11 +103,14 @@ def load(
     folder: Callable[[], Path],
     build: Build | None = None,
 ) -> Any:
-    """As `parse`, but a current kept tree comes back as it is kept (`Kept`), its items not
-    read yet. On a first read the file is parsed a top-level item (or a piece of small ones) at
-    a time where it can be (`yaml_split`): each item's JSON is made and its tree dropped before
-    the next piece is parsed, and `build` is given each piece's rows as they are made (while a
-    worker parses the last pieces); what it made comes back as `Kept.built`."""
+    """The YAML data of `text` (read from `path`; `digest` is its UTF-8's `file_digest`, which
+    the model's version is made of too), from the kept tree when it is current: as it is kept
+    (`Kept`, its items not read yet; `Kept.tree` gives the tree). `folder` gives the cache's
+    folder, made and checked to be inside the project (it may raise: the file is then parsed
+    and nothing kept). On a first read the file is parsed a top-level item (or a piece of small
+    ones) at a time where it can be (`yaml_split`): each item's JSON is made and its tree
+    dropped before the next piece is parsed, and `build` is given each piece's rows as they are
+    made (while a worker parses the last pieces); what it made comes back as `Kept.built`."""
     if len(text) < MIN_CHARS:
         return yaml_source.parse(text, rel)
     where = _where(path, rel, digest, folder)

@@ -118,7 +118,8 @@ def test_dates_come_back_as_dates(root: Path) -> None:
     place.parent.mkdir(parents=True)
     for _ in range(3):
         digest = file_digest(text.encode())
-        data = parsed_cache.parse(root / REL, REL, text, digest, lambda: place.parent)
+        found = parsed_cache.load(root / REL, REL, text, digest, lambda: place.parent)
+        data = found.tree() if isinstance(found, parsed_cache.Kept) else found
     assert data["reviewedOn"] == dt.date(2026, 11, 23)
     assert data["stampedAt"] == dt.datetime(
         2026, 11, 23, 9, 8, 16, tzinfo=dt.timezone(dt.timedelta(hours=5))
