@@ -145,9 +145,11 @@ def _started(payload: bytes, first: int) -> Worker:
         work.seek(0)
         handle, name = tempfile.mkstemp(prefix="catdoc-rows-")
         try:
-            answers = open(name, "rb")  # noqa: SIM115  # its own offset; closed by `stop`
-            with contextlib.suppress(OSError):
-                os.unlink(name)
+            try:
+                answers = open(name, "rb")  # noqa: SIM115  # its own offset; closed by `stop`
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(name)  # before the worker starts
             try:
                 process = subprocess.Popen(
                     [sys.executable, "-P", "-c", _CODE, str(_SOURCE), str(handle)],
@@ -161,8 +163,6 @@ def _started(payload: bytes, first: int) -> Worker:
                 raise
         finally:
             os.close(handle)
-            with contextlib.suppress(OSError):
-                os.unlink(name)
     return Worker(process, answers, first, 16 * len(payload) + (1 << 20))
 
 
