@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
+import time_machine
 from search_project import TODAY, make_project
 
 from catdoc import results as r
@@ -31,6 +32,13 @@ def set_vectors(root: Path, value: str) -> None:
 @pytest.fixture
 def svc(root: Path) -> CatDoc:
     return CatDoc(root)
+
+
+@pytest.fixture
+def on_today(time_machine: time_machine.TimeMachineFixture) -> None:
+    """Hold the clock at noon of the day the project's dates count from, so that a run that
+    crosses midnight still asks about the same "yesterday" (time keeps ticking from there)."""
+    time_machine.move_to(dt.datetime.combine(TODAY, dt.time(12)).astimezone(), tick=True)
 
 
 def ids(response: r.SearchResponse) -> list[str]:
@@ -280,6 +288,7 @@ def test_filters_combine_with_and(svc: CatDoc) -> None:
     assert search(svc, "password", tags=["data"], category="design") == []
 
 
+@pytest.mark.usefixtures("on_today")
 def test_dates_use_updated_then_created(svc: CatDoc) -> None:
     assert search(svc, "files", since="2024-01-01", until="2024-12-31") == ["req-export"]
     yesterday = (TODAY - dt.timedelta(days=1)).isoformat()
@@ -303,6 +312,7 @@ def test_file_modification_time_is_the_last_resort(svc: CatDoc) -> None:
         ("last_30_days", {"req-login", "des-auth"}),
     ],
 )
+@pytest.mark.usefixtures("on_today")
 def test_periods(svc: CatDoc, period: str, expected: set[str]) -> None:
     assert set(search(svc, "password", period=period)) == expected
 
