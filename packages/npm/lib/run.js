@@ -15,9 +15,13 @@ function run(name) {
     process.exit(1);
   }
   const command = env.venvCommand(name);
-  const child = spawn(command, process.argv.slice(2), { stdio: "inherit" });
+  // The handlers are in place before the child exists: a signal that came between the spawn
+  // and them would end this process the default way and leave the child running, orphaned,
+  // holding the caller's pipes open. A handler only runs once this function has returned.
+  let child = null;
   const forward = (signal) => child.kill(signal);
   for (const signal of FORWARDED) process.on(signal, forward);
+  child = spawn(command, process.argv.slice(2), { stdio: "inherit" });
   child.on("error", (error) => {
     process.stderr.write(`${name}: cannot start ${command}: ${error.message}\n`);
     process.stderr.write(`Rebuild CatDoc's Python environment with:\n  ${env.setupCommand()}\n`);
