@@ -23,6 +23,8 @@ class _ProjectChecks(_Checker):
     def __init__(self, project: Project) -> None:
         super().__init__(project)
         self._inside = InsideResolver(project.root)
+        self.path_verdicts: dict[str, str] = {}
+        """Each object path checked → its `path_verdict`."""
 
     def check_duplicates(self, scope: set[int] | None) -> None:
         for dup in self.project.duplicates:
@@ -88,19 +90,10 @@ class _ProjectChecks(_Checker):
     def check_object_path(self, obj: DocObject, cat: str) -> None:
         if not obj.path:
             return
-        try:
-            exists = self.file_exists(obj.path)
-        except CatDocError as error:
-            if error.code != PATH_OUTSIDE_PROJECT:
-                self.add(
-                    Code.OBJ_FILE_MISSING,
-                    f"Object {obj.id!r} has a path that cannot name a file: {error.message} "
-                    "Correct the path (relative to the project root), or remove `path`.",
-                    [obj.id],
-                    obj,
-                    category=cat,
-                )
-                return
+        verdict = self.path_verdicts[obj.path] = path_verdict(self._inside, obj.path)
+        if verdict == FILE:
+            return
+        if verdict == OUTSIDE:
             self.add(
                 Code.OBJ_PATH_OUTSIDE_PROJECT,
                 f"Object {obj.id!r} has path {obj.path!r}, which resolves outside the project "
@@ -110,8 +103,7 @@ class _ProjectChecks(_Checker):
                 obj,
                 category=cat,
             )
-            return
-        if not exists:
+        elif verdict == MISSING:
             self.add(
                 Code.OBJ_FILE_MISSING,
                 f"Object {obj.id!r} has path {obj.path!r}, but no such file exists. Create the "
@@ -120,11 +112,28 @@ class _ProjectChecks(_Checker):
                 obj,
                 category=cat,
             )
+        else:
+            self.add(
+                Code.OBJ_FILE_MISSING,
+                f"Object {obj.id!r} has a path that cannot name a file: "
+                f"{verdict.removeprefix(UNNAMABLE)} "
+                "Correct the path (relative to the project root), or remove `path`.",
+                [obj.id],
+                obj,
+                category=cat,
+            )
 
-    def file_exists(self, raw: str) -> bool:
-        """Whether a document path is a file; raises if it leaves the project (`resolve_inside`).
 
-        Directories are resolved once each (`InsideResolver`), so checking ten thousand
-        documents costs ten thousand `lstat` calls, not a full `realpath` each.
-        """
-        return self._inside.is_file(raw)
+FILE, MISSING, OUTSIDE, UNNAMABLE = "file", "missing", "outside", "unnamable: "
+"""What the file system says of an object's path (`path_verdict`): the only thing a report
+takes from outside the model files, apart from the review stamps (`catdoc.validate.kept`)."""
+
+
+def path_verdict(inside: InsideResolver, raw: str) -> str:
+    """FILE, MISSING, OUTSIDE (it leaves the project), or UNNAMABLE and why no file can have
+    that name. Directories are resolved once each (`InsideResolver`), so checking ten thousand
+    documents costs ten thousand `lstat` calls, not a full `realpath` each."""
+    try:
+        return FILE if inside.is_file(raw) else MISSING
+    except CatDocError as error:
+        return OUTSIDE if error.code == PATH_OUTSIDE_PROJECT else UNNAMABLE + error.message
