@@ -551,20 +551,30 @@ class CatDoc(
         functor: str | None = None,
         natural_transformation: str | None = None,
     ) -> Any:
-        """Validate everything, or only the named entity. Returns a `catdoc.validate.Report`."""
-        from catdoc.validate import validate_project
+        """Validate everything, or only the named entity. Returns a `catdoc.validate.Report`.
 
+        Before the first load, a whole-project run takes the report the last one kept when
+        nothing it depends on changed (`catdoc.validate.kept`), and loads nothing."""
+        from catdoc.validate import kept_report, validate_and_keep, validate_project
+
+        whole = category is None and functor is None and natural_transformation is None
+        if whole and self._project is None and (kept := kept_report(self.root)) is not None:
+            return kept
         if category is not None:
             category = self.category(category).id
         key = f"validate:{category}:{functor}:{natural_transformation}"
         self.refresh_review_state()
         return self.derived(
             key,
-            lambda p: validate_project(
-                p,
-                category=category,
-                functor=functor,
-                natural_transformation=natural_transformation,
+            lambda p: (
+                validate_and_keep(p)
+                if whole
+                else validate_project(
+                    p,
+                    category=category,
+                    functor=functor,
+                    natural_transformation=natural_transformation,
+                )
             ),
         )
 

@@ -10,14 +10,21 @@ and a check that cannot be made because something else is broken becomes an info
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
 from typing import TypeVar
 
 from catdoc.errors import not_found
 from catdoc.project import Project
 from catdoc.validate.codes import CODES, Code
-from catdoc.validate.report import Finding, FunctorLaws, Report, Summary, render_report
+from catdoc.validate.kept import keep_report, kept_report
+from catdoc.validate.report import (
+    Finding,
+    FunctorLaws,
+    Report,
+    Summary,
+    render_report,
+    report_timestamp,
+)
 from catdoc.validate.suspects import check_suspects
 from catdoc.validate.validator import _Validator
 
@@ -41,7 +48,30 @@ def validate_project(
     natural_transformation: str | None = None,
 ) -> Report:
     """Validate the whole project, or only the one entity named (raises NOT_FOUND if unknown)."""
+    return _validated(
+        _Validator(project),
+        category=category,
+        functor=functor,
+        natural_transformation=natural_transformation,
+    )
+
+
+def validate_and_keep(project: Project) -> Report:
+    """Validate the whole project and keep the report for the next run (`kept_report`)."""
     v = _Validator(project)
+    report = _validated(v)
+    keep_report(project, report, v.path_verdicts, reviews_off=v.reviews_off)
+    return report
+
+
+def _validated(
+    v: _Validator,
+    *,
+    category: str | None = None,
+    functor: str | None = None,
+    natural_transformation: str | None = None,
+) -> Report:
+    project = v.project
     summary = Summary()
     if category is not None:
         cat = _scope(v, project.category_by_id, category, "Category")
@@ -78,14 +108,13 @@ def validate_project(
     summary.total_errors = len(by_severity["error"])
     summary.total_warnings = len(by_severity["warning"])
     summary.total_infos = len(by_severity["info"])
-    now = dt.datetime.now(dt.UTC)
     return Report(
         is_valid=not by_severity["error"],
         errors=by_severity["error"],
         warnings=by_severity["warning"],
         infos=by_severity["info"],
         summary=summary,
-        timestamp=now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z",
+        timestamp=report_timestamp(),
     )
 
 
@@ -96,6 +125,8 @@ __all__ = [
     "FunctorLaws",
     "Report",
     "Summary",
+    "kept_report",
     "render_report",
+    "validate_and_keep",
     "validate_project",
 ]

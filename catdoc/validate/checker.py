@@ -19,6 +19,8 @@ class _Checker:
         self.config: Config = project.config
         self.findings: list[Finding] = []
         self.scoped: str | None = None
+        self.reviews_off = False
+        """Set by the review check when there is no `reviews.yaml` (SUSPECT_LINK is then off)."""
         self._presentations: dict[int, Presentation] = {}
 
     def finding(

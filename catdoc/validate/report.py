@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Literal
 
@@ -54,6 +55,12 @@ class Report(Result):
     infos: list[Finding] = Field(default_factory=list)
     summary: Summary = Field(default_factory=Summary)
     timestamp: str
+
+
+def report_timestamp() -> str:
+    """Now, in UTC, to the millisecond, as the original CatDoc's report gives it."""
+    now = dt.datetime.now(dt.UTC)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 
 def render_report(report: Report, paint: Paint | None = None) -> str:

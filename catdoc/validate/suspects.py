@@ -30,6 +30,7 @@ def check_suspects(checker: _Checker, category: str | None = None) -> None:
             location=where or REVIEWS_REL,
         )
         return
+    checker.reviews_off = book is None
     _, statuses = link_statuses(project, book, fingerprints_for(project.root), category=category)
     for status in statuses:
         _report(checker, status)
