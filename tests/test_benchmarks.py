@@ -92,6 +92,7 @@ def test_runner_measures_every_workload(project: Path) -> None:
         "validate (process)",
         "validate CPU (process)",
         "validate peak RSS",
+        "validate unchanged (kept report)",
         "trace (process)",
         "trace CPU (process)",
         "trace peak RSS",
