@@ -275,6 +275,16 @@ async def test_document_edits_are_noticed(traceability: Path) -> None:
 
 
 @anyio
+async def test_a_watch_tick_after_the_screens_went_does_nothing(traceability: Path) -> None:
+    """The watch timer can fire while the app closes, after its last screen is gone."""
+    app = make_app(traceability, watch_interval=0.05)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+    assert not app.screen_stack
+    app.sync_project()
+
+
+@anyio
 async def test_broken_yaml_shows_the_problem_until_fixed(traceability: Path) -> None:
     tests_yaml = traceability / ".catdoc" / "categories" / "tests.yaml"
     good = tests_yaml.read_text(encoding="utf-8")

@@ -139,6 +139,8 @@ class CatDocApp(App[None]):
     def sync_project(self) -> None:
         """Reload when the project's files changed and refresh every screen; while the project
         cannot be loaded, show why (and keep watching for the fix)."""
+        if not self.screen_stack:
+            return  # the app is closing: the watch timer fired after its screens went
         try:
             project = self.service.project()
         except CatDocError as error:
