@@ -252,3 +252,37 @@ def test_a_kept_report_is_always_what_a_full_run_gives(tmp_path: Path, steps: li
     for step in steps:
         STEPS[step](root)
         assert without_time(CatDoc(root).validate()) == fresh(root), step
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=20,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    key=st.sampled_from(["format", "code", "files", "version", "paths", "other", "report"]),
+    value=JSON,
+    noise=st.binary(max_size=300),
+)
+def test_whatever_the_kept_file_holds_a_report_is_right_or_not_given(
+    root: Path, key: str, value: object, noise: bytes
+) -> None:
+    """Random bytes, or a kept entry with one field replaced by any JSON value: never an error,
+    and a report given back is exactly what a full run gives."""
+    if not entry(root).exists():
+        CatDoc(root).validate()
+    good = entry(root).read_bytes()
+    try:
+        entry(root).write_bytes(noise)
+        assert kept_report(root) is None
+        entry(root).write_bytes(good)
+        forged(root, lambda data: data.update({key: value}))
+        given_back = kept_report(root)
+        assert given_back is None or without_time(given_back) == fresh(root)
+    finally:
+        entry(root).write_bytes(good)
