@@ -181,7 +181,9 @@ def validate(
     Checks everything, or one entity with --category, --functor or
     --natural-transformation. Exit status: 0 valid, 1 invalid (or warnings
     with --strict), 2 when the project cannot be loaded or the command line
-    is wrong.
+    is wrong. A whole run keeps its report in .catdoc/cache/; the next one
+    gives it back while the model, CatDoc and the documents' paths are
+    unchanged and reviews are off.
 
     Examples:
     catdoc validate
