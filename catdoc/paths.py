@@ -89,23 +89,27 @@ class Presentation:
         self.semantics: Semantics = semantics
         self.max_visited = max_visited
         self.max_extra_length = max_extra_length
-        self.generators: dict[str, _Generator] = {}
-        self.broken: dict[str, str] = {}
-        self.marked: set[str] = set()
+        # Locals, and the tuple made without the named tuple's Python-level constructor: a
+        # large category declares hundreds of thousands of morphisms.
+        generators: dict[str, _Generator] = {}
+        broken: dict[str, str] = {}
+        marked_ids: set[str] = set()
+        objects, make = self.objects, tuple.__new__
         for mid, src, tgt, marked in morphisms:
             if marked:
-                self.marked.add(mid)
-            if mid in self.generators or mid in self.broken:
+                marked_ids.add(mid)
+            if mid in generators or mid in broken:
                 continue
-            if src in self.objects and tgt in self.objects:
-                self.generators[mid] = _Generator(src, tgt, marked and src == tgt)
+            if src in objects and tgt in objects:
+                generators[mid] = make(_Generator, (src, tgt, marked and src == tgt))
                 continue
             missing = [
                 f"{end} {obj!r}"
                 for end, obj in (("source", src), ("target", tgt))
-                if obj not in self.objects
+                if obj not in objects
             ]
-            self.broken[mid] = " and ".join(missing) + f" not an object of {ident!r}"
+            broken[mid] = " and ".join(missing) + f" not an object of {ident!r}"
+        self.generators, self.broken, self.marked = generators, broken, marked_ids
         self.equations: list[tuple[Path, Path]] = []
         self.equation_errors: list[tuple[int, PathError]] = []
         for index, (left, right) in enumerate(equations):
@@ -134,7 +138,10 @@ class Presentation:
         return cls(
             category.id,
             (obj.id for obj in category.objects),
-            ((m.id, m.source, m.target, m.is_identity) for m in category.morphisms),
+            (
+                (m.id, m.source, m.target, m.is_identity if m.metadata else False)
+                for m in category.morphisms
+            ),
             category.semantics,
             category.equations,
             **bounds,

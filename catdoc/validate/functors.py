@@ -109,6 +109,7 @@ class _FunctorCheck:
         for mid in src.broken:
             self.unchecked.append(mid)
         objects, images, target_generators = self.data.objects, self.data.images, tgt.generators
+        make = tuple.__new__  # a Path without its Python-level constructor: one per generator
         for mid, gen in src.generators.items():
             spec = mapping.get(mid)
             if type(spec) is str and not gen.alias:  # the usual case: one generator, well typed
@@ -119,7 +120,7 @@ class _FunctorCheck:
                     and objects.get(gen.source) == image_gen.source
                     and objects.get(gen.target) == image_gen.target
                 ):
-                    images[mid] = Path(image_gen.source, image_gen.target, (spec,))
+                    images[mid] = make(Path, (image_gen.source, image_gen.target, (spec,)))
                     continue
             if spec is None:
                 if not gen.alias:
