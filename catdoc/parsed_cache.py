@@ -38,7 +38,7 @@ import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from catdoc import kept_rows, row_worker, yaml_source, yaml_split
 from catdoc.cores import Sample
@@ -185,15 +185,11 @@ def _where(
 
 def _read(place: Path) -> tuple[dict[str, Any] | None, bytes | None]:
     """(the header, what follows it or None when the tree could not be kept)."""
-    try:
-        fd = os.open(place, _READ_FLAGS)
-    except OSError:
+    handle = open_kept(place)
+    if handle is None:
         return None, None
     try:
-        with os.fdopen(fd, "rb") as handle:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > 4 * yaml_source.MAX_FILE_BYTES:
-                return None, None
+        with handle:
             header = json.loads(handle.readline(MAX_HEADER))
             if not isinstance(header, dict):
                 return None, None
@@ -201,6 +197,29 @@ def _read(place: Path) -> tuple[dict[str, Any] | None, bytes | None]:
             return header, handle.read() if stored is True else None
     except (OSError, ValueError, RecursionError):
         return None, None
+
+
+def open_kept(place: Path) -> BinaryIO | None:
+    """A file of derived data under `.catdoc/cache/`, open for reading when it is a plain file
+    (not a symlink; a FIFO is never waited on) of at most four times a model file's size limit;
+    None otherwise."""
+    try:
+        fd = os.open(place, _READ_FLAGS)
+    except OSError:
+        return None
+    handle = os.fdopen(fd, "rb")
+    try:
+        info = os.fstat(fd)
+    except OSError:
+        info = None
+    if (
+        info is None
+        or not stat.S_ISREG(info.st_mode)
+        or info.st_size > 4 * yaml_source.MAX_FILE_BYTES
+    ):
+        handle.close()
+        return None
+    return handle
 
 
 def _write(place: Path, header: dict[str, Any], lines: list[bytes] | None) -> None:

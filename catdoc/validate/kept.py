@@ -26,7 +26,6 @@ import functools
 import hashlib
 import json
 import os
-import stat
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -35,7 +34,7 @@ from typing import Any
 import pydantic_core
 
 import catdoc
-from catdoc import yaml_source
+from catdoc import parsed_cache
 from catdoc.errors import CatDocError
 from catdoc.project import (
     CACHE_DIR,
@@ -54,9 +53,6 @@ from catdoc.writeback import atomic_write
 
 FORMAT = 1
 NAME = "report.json"
-_READ_FLAGS = (
-    os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-)
 
 
 def kept_report(root: Path) -> Report | None:
@@ -70,7 +66,7 @@ def kept_report(root: Path) -> Report | None:
             entry is None
             or entry.get("format") != FORMAT
             or entry.get("code") != code_digest()
-            or entry.get("files") != _files(root)
+            or entry.get("files") != _as_json(stamp(root))
             or entry.get("version") != model_version(root)
         ):
             return None
@@ -99,7 +95,7 @@ def keep_report(
     entry = {
         "format": FORMAT,
         "code": code_digest(),
-        "files": [list(part) for part in project.fingerprint],
+        "files": _as_json(project.fingerprint),
         "version": project.version,
         "paths": list(verdicts),
         "other": {path: verdict for path, verdict in verdicts.items() if verdict != FILE},
@@ -127,19 +123,16 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def _files(root: Path) -> list[list[Any]]:
-    return [list(part) for part in stamp(root)]
+def _as_json(fingerprint: tuple[tuple[str, int, int], ...]) -> list[list[Any]]:
+    """A model files' `stamp` as JSON reads it back (lists), for comparing with a kept one."""
+    return [list(part) for part in fingerprint]
 
 
 def _read(place: Path) -> dict[str, Any] | None:
     """The kept entry, or None when there is none that is a plain file of sane size."""
-    try:
-        fd = os.open(place, _READ_FLAGS)
-    except OSError:
+    handle = parsed_cache.open_kept(place)
+    if handle is None:
         return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > 4 * yaml_source.MAX_FILE_BYTES:
-            return None
+    with handle:
         entry = json.loads(handle.read())
     return entry if isinstance(entry, dict) else None
