@@ -171,7 +171,8 @@ def test_rich_markup_in_user_data_is_printed_literally(tmp_path: Path) -> None:
     cli("init", tmp_path)
     model = tmp_path / ".catdoc/category.yaml"
     model.write_text(model.read_text().replace("Export the audit log", "'[bold]Export[/bold]'", 1))
-    result = cli("-C", tmp_path, "list", "objects")
+    wide = {"COLUMNS": "200"}  # the cell whole, whatever the terminal running the tests
+    result = runner.invoke(app, ["-C", str(tmp_path), "list", "objects"], env=wide)
     assert "[bold]Export[/bold]" in result.stdout
 
 
