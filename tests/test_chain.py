@@ -4,7 +4,6 @@ through a link touching an edited document; the layer order on generated functor
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -23,10 +22,8 @@ LAYERS = ["requirements", "specifications", "design", "implementation", "tests"]
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    target = tmp_path / "project"
-    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("cache"))
-    return target
+def root(example_copy: Path) -> Path:
+    return example_copy
 
 
 def entries(svc: CatDoc, object_id: str) -> list[tuple[str, str, str, int]]:

@@ -31,13 +31,6 @@ def cli_json(*args: str | Path):
     return json.loads(result.stdout)
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    target = tmp_path / "traceability"
-    shutil.copytree(EXAMPLE, target)
-    return target
-
-
 # --------------------------------------------------------------------------- validate
 def test_validate_valid_project_exits_0() -> None:
     result = cli("-C", EXAMPLE, "validate")
@@ -54,19 +47,19 @@ def test_validate_json_has_the_original_report_shape() -> None:
     assert data["summary"]["naturalTransformationsChecked"] == 1
 
 
-def test_validate_invalid_project_exits_1(project: Path) -> None:
-    model = project / ".catdoc/category.yaml"
+def test_validate_invalid_project_exits_1(example_copy: Path) -> None:
+    model = example_copy / ".catdoc/category.yaml"
     model.write_text(model.read_text().replace("target: req-cart\n", "target: req-nowhere\n", 1))
-    result = cli("-C", project, "validate")
+    result = cli("-C", example_copy, "validate")
     assert result.exit_code == 1
     assert "req-nowhere" in result.stdout
 
 
-def test_validate_strict_fails_on_warnings(project: Path) -> None:
-    config = project / ".catdoc/config.yaml"
+def test_validate_strict_fails_on_warnings(example_copy: Path) -> None:
+    config = example_copy / ".catdoc/config.yaml"
     config.write_text(config.read_text() + "surprise: 1\n")
-    assert cli("-C", project, "validate").exit_code == 0
-    assert cli("-C", project, "validate", "--strict").exit_code == 1
+    assert cli("-C", example_copy, "validate").exit_code == 0
+    assert cli("-C", example_copy, "validate", "--strict").exit_code == 1
 
 
 def test_validate_scoped_to_one_entity() -> None:
@@ -76,9 +69,9 @@ def test_validate_scoped_to_one_entity() -> None:
     assert data["summary"]["categoriesChecked"] == 1
 
 
-def test_validate_exit_2_on_unloadable_project_and_bad_command_line(project: Path) -> None:
-    (project / ".catdoc/category.yaml").write_text("categories: [\n")
-    result = cli("-C", project, "validate")
+def test_validate_exit_2_on_unloadable_project_and_bad_command_line(example_copy: Path) -> None:
+    (example_copy / ".catdoc/category.yaml").write_text("categories: [\n")
+    result = cli("-C", example_copy, "validate")
     assert result.exit_code == 2
     assert "category.yaml:" in result.stderr and "Error:" in result.stderr
     assert cli("-C", EXAMPLE, "validate", "--functor", "nope").exit_code == 2

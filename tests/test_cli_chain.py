@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,16 +15,12 @@ from typer.testing import CliRunner
 from catdoc.cli import app
 from catdoc.service import CatDoc
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "traceability"
-
 runner = CliRunner()
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    target = tmp_path / "project"
-    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("cache"))
-    return target
+def root(example_copy: Path) -> Path:
+    return example_copy
 
 
 def test_text_by_layer(root: Path) -> None:

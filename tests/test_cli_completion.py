@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,10 +24,8 @@ KINDS = ("category", "object", "morphism", "functor", "natural transformation")
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    target = tmp_path / "project"
-    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("cache"))
-    return target
+def root(example_copy: Path) -> Path:
+    return example_copy
 
 
 def complete(shell: str, line: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:

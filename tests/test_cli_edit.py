@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,10 +24,8 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    target = tmp_path / "traceability"
-    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("cache"))
-    return target
+def project(example_copy: Path) -> Path:
+    return example_copy
 
 
 def cli(project: Path, *args: str, color: bool = False):

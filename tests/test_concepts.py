@@ -4,7 +4,6 @@ document's concepts change and nothing else is recomputed; a removed one's links
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,14 +11,10 @@ import pytest
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
 from catdoc.service import CatDoc
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "traceability"
-
 
 @pytest.fixture
-def svc(tmp_path: Path) -> CatDoc:
-    root = tmp_path / "proj"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("cache"))
-    return CatDoc(root)
+def svc(example_copy: Path) -> CatDoc:
+    return CatDoc(example_copy)
 
 
 def test_a_documents_concepts_are_its_tags_then_key_phrases(svc: CatDoc) -> None:

@@ -26,10 +26,8 @@ MODEL = ".catdoc/category.yaml"
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    target = tmp_path / "proj"
-    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("cache"))
-    return target
+def root(example_copy: Path) -> Path:
+    return example_copy
 
 
 def without_time(report: Report) -> dict[str, object]:

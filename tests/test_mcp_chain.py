@@ -4,7 +4,6 @@ edit, and errors in CatDoc's shape."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,20 +17,12 @@ from catdoc.service import CatDoc
 
 pytestmark = pytest.mark.anyio
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "traceability"
 LAYERS = ["requirements", "specifications", "design", "implementation", "tests"]
 
 
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    target = tmp_path / "project"
-    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("cache"))
-    return target
-
-
 @pytest.fixture(params=["legacy", "auto"])
-async def client(request: pytest.FixtureRequest, root: Path) -> AsyncIterator[Client]:
-    async with Client(build_server(CatDoc(root)), mode=request.param) as connected:
+async def client(request: pytest.FixtureRequest, example_copy: Path) -> AsyncIterator[Client]:
+    async with Client(build_server(CatDoc(example_copy)), mode=request.param) as connected:
         yield connected
 
 
@@ -48,7 +39,7 @@ async def test_listed_read_only_with_when_to_use_it(client: Client) -> None:
     assert tool.input_schema["required"] == ["objectId"]
 
 
-async def test_the_chain_of_a_specification(client: Client, root: Path) -> None:
+async def test_the_chain_of_a_specification(client: Client, example_copy: Path) -> None:
     data = data_of(await client.call_tool("catdoc_chain", {"objectId": "spec-checkout-api"}))
     assert [g["category"] for g in data["groups"]] == LAYERS
     assert (data["object"], data["up"], data["down"], data["reviews"]) == (
@@ -63,7 +54,7 @@ async def test_the_chain_of_a_specification(client: Client, root: Path) -> None:
         ("req-checkout", "up", 1),
     ]
     assert requirements[1]["path"]["hops"][0]["kind"] == "functor"
-    assert data == CatDoc(root).chain("spec-checkout-api", per_group=50).model_dump(
+    assert data == CatDoc(example_copy).chain("spec-checkout-api", per_group=50).model_dump(
         mode="json", by_alias=True
     )
 
@@ -83,9 +74,9 @@ async def test_depth_and_per_category_bound_the_answer(client: Client) -> None:
     assert specifications["truncated"] > 0
 
 
-async def test_suspect_marks_after_a_document_edit(client: Client, root: Path) -> None:
-    CatDoc(root).review(all=True, by="Ada")
-    cart = root / "docs" / "requirements" / "cart.md"
+async def test_suspect_marks_after_a_document_edit(client: Client, example_copy: Path) -> None:
+    CatDoc(example_copy).review(all=True, by="Ada")
+    cart = example_copy / "docs" / "requirements" / "cart.md"
     cart.write_text(cart.read_text("utf-8") + "\nSaved carts expire after 30 days.\n", "utf-8")
     data = data_of(await client.call_tool("catdoc_chain", {"objectId": "req-checkout"}))
     assert data["reviews"] is True and data["suspects"] >= 1

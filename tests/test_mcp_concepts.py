@@ -4,7 +4,6 @@ catdoc_source_concepts and catdoc_concept_sources; paging, errors; one stdio rou
 
 from __future__ import annotations
 
-import shutil
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -24,17 +23,9 @@ pytestmark = pytest.mark.anyio
 REPO = Path(__file__).resolve().parents[1]
 
 
-def example(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    shutil.copytree(
-        REPO / "examples" / "traceability", root, ignore=shutil.ignore_patterns("cache")
-    )
-    return root
-
-
 @pytest.fixture(params=["legacy", "auto"])
-async def client(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Client]:
-    async with Client(build_server(CatDoc(example(tmp_path))), mode=request.param) as connected:
+async def client(request: pytest.FixtureRequest, example_copy: Path) -> AsyncIterator[Client]:
+    async with Client(build_server(CatDoc(example_copy)), mode=request.param) as connected:
         yield connected
 
 
@@ -122,10 +113,10 @@ async def test_errors_say_what_and_how(client: Client) -> None:
         assert result.is_error, (tool, arguments)
 
 
-async def test_stdio_round_trip(tmp_path: Path) -> None:
+async def test_stdio_round_trip(tmp_path: Path, example_copy: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "catdoc.mcp_server", "--project", str(example(tmp_path))],
+        args=["-m", "catdoc.mcp_server", "--project", str(example_copy)],
         env={**get_default_environment(), "PYTHONPATH": str(REPO)},
         cwd=str(tmp_path),
     )

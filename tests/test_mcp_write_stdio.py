@@ -4,7 +4,6 @@ YAML comment kept. And `catdoc mcp --read-only` offers no tool that writes."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,6 @@ from catdoc.mcp_write_tools import WRITE_TOOLS
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[1]
-EXAMPLE = REPO / "examples" / "traceability"
 
 # (category, object id, title, document text)
 REFUND_DOCUMENTS = [
@@ -90,16 +88,9 @@ def comment_lines(root: Path) -> dict[str, list[str]]:
     }
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "traceability"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("cache"))
-    return root
-
-
-async def test_an_assistant_adds_a_traced_feature_over_stdio(project: Path) -> None:
-    comments = comment_lines(project)
-    async with Client(server(project)) as client:
+async def test_an_assistant_adds_a_traced_feature_over_stdio(example_copy: Path) -> None:
+    comments = comment_lines(example_copy)
+    async with Client(server(example_copy)) as client:
 
         async def call(tool: str, **args: Any) -> dict[str, Any]:
             return data_of(await client.call_tool(tool, args))
@@ -151,20 +142,20 @@ async def test_an_assistant_adds_a_traced_feature_over_stdio(project: Path) -> N
         assert {"spec-refund-api", "design-refund-service", "impl-refund-module"} <= reached
         shown = await call("catdoc_show_object", objectId="test-refund-e2e")
         assert shown["content"] == "# Refund journey\n"
-    assert comment_lines(project) == comments
-    assert (project / "docs/tests/test-refund-e2e.md").is_file()
+    assert comment_lines(example_copy) == comments
+    assert (example_copy / "docs/tests/test-refund-e2e.md").is_file()
 
 
-async def test_read_only_server_offers_no_write_tool(project: Path) -> None:
-    async with Client(server(project, "--read-only")) as client:
+async def test_read_only_server_offers_no_write_tool(example_copy: Path) -> None:
+    async with Client(server(example_copy, "--read-only")) as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
     assert "catdoc_show_object" in names and "catdoc_context" in names
     assert not names & {*WRITE_TOOLS, "catdoc_init", "catdoc_import_document"}
 
 
-async def test_a_stdio_client_hears_of_a_file_saved_by_hand(project: Path) -> None:
+async def test_a_stdio_client_hears_of_a_file_saved_by_hand(example_copy: Path) -> None:
     async with (
-        Client(server(project)) as client,
+        Client(server(example_copy)) as client,
         client.listen(
             resources_list_changed=True, resource_subscriptions=["catdoc://graph"]
         ) as events,
@@ -172,7 +163,7 @@ async def test_a_stdio_client_hears_of_a_file_saved_by_hand(project: Path) -> No
         # The client sees the model first: a file saved before the server's first load (it
         # loads beside the handshake) is no change to anything the client was told.
         assert not (await client.call_tool("catdoc_validate", {})).is_error
-        model = project / ".catdoc" / "categories" / "tests.yaml"
+        model = example_copy / ".catdoc" / "categories" / "tests.yaml"
         model.write_text(model.read_text().replace("Samir Haddad", "S. Haddad"))
         heard: list[str] = []
         with anyio.fail_after(20):

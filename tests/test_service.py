@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -20,10 +19,8 @@ def doc() -> CatDoc:
 
 
 @pytest.fixture
-def copy(tmp_path: Path) -> Path:
-    target = tmp_path / "proj"
-    shutil.copytree(EXAMPLE, target)
-    return target
+def copy(example_copy: Path) -> Path:
+    return example_copy
 
 
 def _touch_later(path: Path, text: str) -> None:

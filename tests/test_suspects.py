@@ -26,15 +26,12 @@ from catdoc.review_links import LinkRef
 from catdoc.reviews import REVIEWS_REL, Stamp, parse_reviews, read_reviews, render, stamp_line
 from catdoc.service import CatDoc
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "traceability"
 CART = "docs/requirements/cart.md"
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    target = tmp_path / "project"
-    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("cache"))
-    return target
+def root(example_copy: Path) -> Path:
+    return example_copy
 
 
 @pytest.fixture

@@ -30,8 +30,8 @@ anyio = pytest.mark.anyio
 
 
 @pytest.fixture
-def traceability(tmp_path: Path) -> Path:
-    return copy_example("traceability", tmp_path)
+def traceability(example_copy: Path) -> Path:
+    return example_copy
 
 
 @pytest.fixture

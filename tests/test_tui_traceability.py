@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, Static
-from tui_project import copy_example
 
 from catdoc.service import CatDoc
 from catdoc.tui import CatDocApp
@@ -26,8 +25,8 @@ anyio = pytest.mark.anyio
 
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    return copy_example("traceability", tmp_path)
+def root(example_copy: Path) -> Path:
+    return example_copy
 
 
 async def settle(pilot: Pilot, app: CatDocApp) -> None:

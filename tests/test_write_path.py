@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,14 +21,10 @@ from catdoc.errors import BUSY, CONFLICT, NOT_FOUND, PATH_OUTSIDE_PROJECT, CatDo
 from catdoc.project import load_project
 from catdoc.service import CatDoc
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "traceability"
-
 
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    target = tmp_path / "project"
-    shutil.copytree(EXAMPLE, target)
-    return target
+def root(example_copy: Path) -> Path:
+    return example_copy
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

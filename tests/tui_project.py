@@ -3,17 +3,14 @@ the repository, and files can be edited), and a generated 10,000-object project.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+import browse_project
 
 
 def copy_example(name: str, parent: Path) -> Path:
     """`examples/<name>` copied to `parent/<name>`, without any derived cache."""
-    target = parent / name
-    shutil.copytree(EXAMPLES / name, target, ignore=shutil.ignore_patterns("cache"))
-    return target
+    return browse_project.copy_example(name, parent / name)
 
 
 def make_big_project(root: Path, count: int = 10_000) -> Path:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -193,11 +192,10 @@ def arguments_for(name: str) -> st.SearchStrategy[dict[str, Any]]:
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Iterator[tuple[BlockingPortal, Client]]:
+def session(example_copy: Path) -> Iterator[tuple[BlockingPortal, Client]]:
     """A client session on a fresh copy of the example, on an event loop of its own thread, so
     one session serves every example of a test (hypothesis examples run synchronously)."""
-    root = shutil.copytree(EXAMPLE, tmp_path / "proj", ignore=shutil.ignore_patterns("cache"))
-    client = Client(build_server(CatDoc(root)), mode="legacy")
+    client = Client(build_server(CatDoc(example_copy)), mode="legacy")
     with start_blocking_portal() as portal, portal.wrap_async_context_manager(client) as open_:
         yield portal, open_
 

@@ -12,7 +12,6 @@ import itertools
 import json
 import os
 import queue
-import shutil
 import subprocess
 import sys
 import threading
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browse_project import copy_example
 from mcp.types import ErrorData, JSONRPCError, JSONRPCResponse
 
 from catdoc.mcp_transport import (
@@ -37,7 +37,6 @@ from catdoc.mcp_transport import (
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO / "examples" / "traceability"
 WAIT = 60.0  # seconds; only ever reached when the server has stopped answering
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND = -32700, -32600, -32601
 TEN_MB = 10_000_000
@@ -147,18 +146,9 @@ class RawServer:
         return None
 
 
-def copy_example(into: Path) -> Path:
-    return Path(shutil.copytree(EXAMPLE, into, ignore=shutil.ignore_patterns("cache")))
-
-
 @pytest.fixture
-def root(tmp_path: Path) -> Path:
-    return copy_example(tmp_path / "proj")
-
-
-@pytest.fixture
-def server(root: Path, tmp_path: Path) -> Iterator[RawServer]:
-    raw = RawServer(root, tmp_path / "stderr.log")
+def server(example_copy: Path, tmp_path: Path) -> Iterator[RawServer]:
+    raw = RawServer(example_copy, tmp_path / "stderr.log")
     yield raw
     if raw.proc.poll() is None:
         assert raw.close() == 0
@@ -168,7 +158,7 @@ def server(root: Path, tmp_path: Path) -> Iterator[RawServer]:
 def survivor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RawServer]:
     """One server that takes every hostile line of the parametrised cases in turn."""
     base = tmp_path_factory.mktemp("survivor")
-    raw = RawServer(copy_example(base / "proj"), base / "stderr.log")
+    raw = RawServer(copy_example("traceability", base / "proj"), base / "stderr.log")
     yield raw
     assert raw.close() == 0
 
@@ -397,9 +387,9 @@ sys.exit(main(["--project", sys.argv[1]]))
 """
 
 
-def test_exits_when_stdin_closes_with_a_call_stuck(root: Path, tmp_path: Path) -> None:
+def test_exits_when_stdin_closes_with_a_call_stuck(example_copy: Path, tmp_path: Path) -> None:
     log = tmp_path / "stderr.log"
-    raw = RawServer(root, log, [sys.executable, "-c", STUCK_SERVER, str(root)])
+    raw = RawServer(example_copy, log, [sys.executable, "-c", STUCK_SERVER, str(example_copy)])
     raw.send(tool_call(1, "catdoc_list_functors", {}))
     raw.ping()  # the stuck call does not block other requests
     assert raw.close() == 0
@@ -411,10 +401,10 @@ def test_exits_when_stdin_closes_mid_message(server: RawServer) -> None:
     assert server.close() == 0
 
 
-def test_exits_when_the_client_stops_reading(root: Path, tmp_path: Path) -> None:
+def test_exits_when_the_client_stops_reading(example_copy: Path, tmp_path: Path) -> None:
     with (tmp_path / "stderr.log").open("wb") as stderr:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "catdoc", "mcp", "--project", str(root)],
+            [sys.executable, "-m", "catdoc", "mcp", "--project", str(example_copy)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,
