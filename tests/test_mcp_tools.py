@@ -56,15 +56,35 @@ WRITERS = {"catdoc_init", "catdoc_import_document"}
 """Edit tools are tested in test_mcp_write_tools.py; these are the rest."""
 
 
-@pytest.fixture(params=["legacy", "auto"])
-async def client(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Client]:
-    root = make_project(tmp_path / "proj")
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def served(root: Path, mode: str) -> Client:
+    make_project(root)
     (root / "docs" / "new.md").write_text(
         "---\nid: req-new\ntitle: New requirement\ndomain: requirements\n---\n"
         "It builds on @req-login.\n",
         encoding="utf-8",
     )
-    async with Client(build_server(CatDoc(root)), mode=request.param) as connected:
+    return Client(build_server(CatDoc(root)), mode=mode)
+
+
+@pytest.fixture(params=["legacy", "auto"])
+async def client(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Client]:
+    """A server of its own, for a test that writes."""
+    async with served(tmp_path / "proj", request.param) as connected:
+        yield connected
+
+
+@pytest.fixture(scope="module", params=["legacy", "auto"])
+async def reader(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Client]:
+    """One server per mode for the tests that only read or are refused (building a server
+    registers every tool's schemas: half a second)."""
+    async with served(tmp_path_factory.mktemp("reader") / "proj", request.param) as connected:
         yield connected
 
 
@@ -348,17 +368,29 @@ async def test_server_info_explains_catdoc(client: Client) -> None:
     assert client.instructions and "catdoc_list_categories" in client.instructions
 
 
-@pytest.mark.parametrize(("tool", "args", "check"), SUCCESS, ids=[c[0] for c in SUCCESS])
-async def test_tool_succeeds(client: Client, tool: str, args: dict[str, Any], check: Check) -> None:
+READS = [case for case in SUCCESS if case[0] not in WRITERS]
+WRITES = [case for case in SUCCESS if case[0] in WRITERS]
+
+
+@pytest.mark.parametrize(("tool", "args", "check"), READS, ids=[c[0] for c in READS])
+async def test_tool_succeeds(reader: Client, tool: str, args: dict[str, Any], check: Check) -> None:
+    data = data_of(await reader.call_tool(tool, args))
+    assert check(data), data
+
+
+@pytest.mark.parametrize(("tool", "args", "check"), WRITES, ids=[c[0] for c in WRITES])
+async def test_writer_succeeds(
+    client: Client, tool: str, args: dict[str, Any], check: Check
+) -> None:
     data = data_of(await client.call_tool(tool, args))
     assert check(data), data
 
 
 @pytest.mark.parametrize(("tool", "args", "message"), NOT_FOUND, ids=[c[0] for c in NOT_FOUND])
 async def test_tool_reports_not_found(
-    client: Client, tool: str, args: dict[str, Any], message: str
+    reader: Client, tool: str, args: dict[str, Any], message: str
 ) -> None:
-    error = error_of(await client.call_tool(tool, args))
+    error = error_of(await reader.call_tool(tool, args))
     assert error["code"] == "NOT_FOUND"
     assert message.lower() in error["message"].lower()
 
@@ -372,8 +404,8 @@ async def test_not_found_suggests_close_ids(client: Client) -> None:
 
 
 @pytest.mark.parametrize(("tool", "args"), BAD_ARGUMENTS, ids=[c[0] for c in BAD_ARGUMENTS])
-async def test_tool_rejects_bad_arguments(client: Client, tool: str, args: dict[str, Any]) -> None:
-    error = error_of(await client.call_tool(tool, args))
+async def test_tool_rejects_bad_arguments(reader: Client, tool: str, args: dict[str, Any]) -> None:
+    error = error_of(await reader.call_tool(tool, args))
     assert error["code"] == "VALIDATION_ERROR", error
     assert error["message"] and error["hint"]
 
