@@ -240,7 +240,8 @@ class Presentation:
                 "not_composable",
                 f"{first} ends at {first.target!r} but {second} starts at {second.source!r}.",
             )
-        return Path(first.source, second.target, first.steps + second.steps)
+        # Without the named tuple's Python-level constructor: a check composes once per square.
+        return tuple.__new__(Path, (first.source, second.target, first.steps + second.steps))
 
     # --- equality -------------------------------------------------------------------------
     def equal(self, first: Path, second: Path) -> bool | None:
