@@ -1,6 +1,6 @@
-"""`python -m catdoc` runs the command line."""
+"""`python -m catdoc` runs the command line (see `entry_point`)."""
 
-from catdoc.cli import main
+from catdoc.entry_point import main
 
 if __name__ == "__main__":
     main()

@@ -129,7 +129,7 @@ def test_the_wheel_holds_the_data_and_licences_and_no_tests(dist: Dist) -> None:
     assert f"Version: {catdoc.__version__}" in metadata
     assert "License-Expression: MIT" in metadata
     entry_points = zipfile.ZipFile(dist.wheel).read(f"{info}/entry_points.txt").decode()
-    assert "catdoc = catdoc.cli:main" in entry_points
+    assert "catdoc = catdoc.entry_point:main" in entry_points
     assert "catdoc-mcp = catdoc.mcp_start:main" in entry_points
 
 
