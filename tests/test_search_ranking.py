@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from catdoc.search import ranking, series
 from catdoc.search.query import parse
-from catdoc.search.synonyms import expand, synonyms
+from catdoc.search.synonyms import expand, lemma, synonyms
 from catdoc.service import CatDoc
 
 FILLER = [
@@ -125,6 +125,29 @@ def test_expansions_never_are_light_verbs() -> None:
     assert all(
         "go " not in s and "take " not in s for found in expand(("happen",)).values() for s in found
     )
+
+
+@pytest.mark.parametrize(
+    ("word", "singular", "never"),
+    [
+        ("minutes", "minute", "transactions"),
+        ("fields", "field", "william claude dukenfield"),
+        ("sessions", "session", "roger sessions"),
+        ("links", "link", "golf links"),
+    ],
+)
+def test_a_plural_means_what_its_singular_means(word: str, singular: str, never: str) -> None:
+    """WordNet's own entry for a plural holds a rarer sense (meeting minutes, a comedian)."""
+    assert lemma(word) == singular
+    assert never not in synonyms(word)
+    assert synonyms(word) == synonyms(singular)
+
+
+def test_words_that_only_look_plural_keep_their_reading() -> None:
+    assert lemma("physics") is None  # not the plural of `physic` (a purgative)
+    assert lemma("classes") == "class" and lemma("class") == "class"
+    assert lemma("glasses") == "glasses"  # no singular in the table: its own entry
+    assert lemma("data") == "datum" and lemma("has") == "have"  # WordNet's exception lists
 
 
 def test_content_words_still_expand() -> None:

@@ -105,15 +105,33 @@ def _synonyms_of(lemma_: str) -> list[str]:
     return found.split("|") if found else []
 
 
+_PLURALS = frozenset({"ies", "ches", "shes", "sses", "xes", "ses", "zes", "men", "s"})
+_OTHER_ENDINGS = frozenset(suffix for suffix, _ in _SUFFIXES) - _PLURALS
+_NOT_PLURALS = ("ss", "ics")
+"""Endings of words that are not the plural of a singular (`class`, `physics`)."""
+
+
 def lemma(word: str) -> str | None:
-    """The WordNet lemma a word form belongs to, if the table knows it."""
-    if _lookup(word) is not None:
+    """The WordNet lemma a word form belongs to, if the table knows it. A plural is read as the
+    plural of its singular when the table knows that: WordNet's own entries for plurals hold
+    their rarer senses (`minutes` → transactions, `fields` → the comedian, `sessions` → the
+    composer)."""
+    own = _lookup(word) is not None
+    irregular = None if own else _lookup("~" + word)
+    if irregular:
+        return irregular
+    plural = not word.endswith(_NOT_PLURALS)
+    if plural and (singular := _detached(word, _PLURALS)):
+        return singular
+    if own:
         return word
-    base = _lookup("~" + word)
-    if base:
-        return base
+    return _detached(word, _OTHER_ENDINGS)  # the plural endings were tried above
+
+
+def _detached(word: str, endings: frozenset[str]) -> str | None:
+    """The first lemma the table knows that a detachment rule for one of `endings` gives."""
     for suffix, repl in _SUFFIXES:
-        if word.endswith(suffix) and len(word) > len(suffix) + 1:
+        if suffix in endings and word.endswith(suffix) and len(word) > len(suffix) + 1:
             candidate = word[: len(word) - len(suffix)] + repl
             if _lookup(candidate) is not None:
                 return candidate
