@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import json
 import logging
 import os
@@ -233,6 +234,12 @@ def serve(
     read_only: bool = False,
 ) -> None:
     """Run the stdio server until the client closes stdin. Logs go to stderr only."""
+    # yaml-rs is loaded here, on the main thread, before the threads that parse (the model's
+    # load, the tool calls): loaded first by one of them, it crashed the process (a segfault in
+    # `yaml_rs.loads` during an edit, in three of five sessions on a loaded machine). A few ms.
+    import yaml_rs  # noqa: F401
+
+    faulthandler.enable()  # a crash in a native library leaves every thread's stack in the log
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(BoundedLogFormatter("catdoc-mcp %(levelname)s %(message)s"))
     logging.basicConfig(level=logging.INFO, handlers=[handler])
