@@ -45,6 +45,7 @@ from catdoc.text_references import (
     RefKind,
     extract_references,
     labels_of,
+    may_define_labels,
     normalize_label,
     rename_mentions,
 )
@@ -352,6 +353,7 @@ __all__ = [
     "headings_of",
     "kind_of",
     "labels_of",
+    "may_define_labels",
     "normalize_label",
     "normalize_newlines",
     "read_document",

@@ -38,6 +38,8 @@ class Structure:
 
     headings: list[Heading] = field(default_factory=list)
     code: list[bool] = field(default_factory=list)
+    names: list[tuple[int, str]] = field(default_factory=list)
+    """(line index, name) of each reST directive's `:name:` option: a target `:ref:` names."""
 
 
 # ---------------------------------------------------------------------------------- kind
@@ -188,11 +190,13 @@ def scan_rst(lines: list[str]) -> Structure:
     """Section titles (underlined, optionally overlined), and the lines that are not prose:
     literal blocks (after `::`), code-like directives with their options and content
     (`RST_CODE_DIRECTIVES`), comments, doctest blocks (`>>>` to the next blank line), and the
-    option lines (`:caption: …`) right under any directive."""
+    option lines (`:caption: …`) right under any directive, whose `:name:` is kept."""
     scan = Structure(code=[False] * len(lines))
     styles: list[tuple[str, bool]] = []
     code_indent: int | None = None  # lines indented deeper than this are code
+    code_options = False  # whether a code-like directive's option lines may follow
     options_of: int | None = None  # indent of the directive whose option lines may follow
+    option_at: int | None = None  # indent of the option lines seen under that directive
     target_of: int | None = None  # indent of a `.. _name: url` target continued below it
     doctest = False
     prev_blank = True
@@ -201,6 +205,9 @@ def scan_rst(lines: list[str]) -> Structure:
         if code_indent is not None:
             if blank or indent_of(line) > code_indent:
                 scan.code[i] = not blank
+                if code_options:
+                    option_at = _option_indent(scan, i, line, option_at)
+                    code_options = option_at is not None
                 continue
             code_indent = None
         if doctest:
@@ -217,9 +224,11 @@ def scan_rst(lines: list[str]) -> Structure:
         lead = stripped.lstrip()
         indent = len(stripped) - len(lead)
         if options_of is not None:
-            if indent > options_of and _RST_OPTION.match(lead):
-                scan.code[i] = True
-                continue
+            if indent > options_of:
+                option_at = _option_indent(scan, i, line, option_at)
+                if option_at is not None:
+                    scan.code[i] = True
+                    continue
             options_of = None
         if target_of is not None:
             if indent > target_of:
@@ -233,10 +242,11 @@ def scan_rst(lines: list[str]) -> Structure:
         if kind in ("code", "comment"):
             scan.code[i] = True
             code_indent = indent
+            code_options, option_at = kind == "code", None
             continue
         if kind != "text":
             if kind == "directive":
-                options_of = indent
+                options_of, option_at = indent, None
             elif kind == "target":
                 target_of = indent
             elif stripped.endswith("::"):
@@ -260,6 +270,23 @@ def scan_rst(lines: list[str]) -> Structure:
         first = i - 2 if over else i - 1
         scan.headings.append(Heading(first, i, styles.index(style) + 1, plain_rst(title)))
     return scan
+
+
+def _option_indent(scan: Structure, i: int, line: str, option_at: int | None) -> int | None:
+    """Under a directive whose option lines so far stand at `option_at`: their indent while line
+    `i` is one of them (a `:name:` is kept in `scan.names`) or continues one's value on a deeper
+    line, else None (the options have ended)."""
+    lead = line.strip()
+    indent = len(line) - len(line.lstrip())
+    if not lead:
+        return None
+    if option_at is not None and indent > option_at:
+        return option_at
+    if not _RST_OPTION.match(lead):
+        return None
+    if lead.startswith(":name:") and lead[6:].strip():
+        scan.names.append((i, lead[6:].strip()))
+    return indent
 
 
 _RST_TITLE_MARKUP = re.compile(

@@ -12,7 +12,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from catdoc.documents import DOCUMENT_SUFFIXES, Kind, Reference, labels_of, normalize_label
+from catdoc.documents import (
+    DOCUMENT_SUFFIXES,
+    Kind,
+    Reference,
+    labels_of,
+    may_define_labels,
+    normalize_label,
+)
 from catdoc.model import ImportConfig
 
 LINKS = "references"
@@ -75,7 +82,7 @@ class Resolver:
                 suffixes.add(path.suffix)
             for key in keys - {""}:
                 found.names.setdefault(key, set()).add(doc.object_id)
-            if doc.text is not None and "_" in doc.text:
+            if doc.text is not None and may_define_labels(doc.text):
                 for label, _line in labels_of(doc.text, doc.kind):
                     found.labels.setdefault(label, set()).add(doc.object_id)
         found.suffixes = tuple(sorted(suffixes | DOCUMENT_SUFFIXES))

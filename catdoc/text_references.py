@@ -115,25 +115,31 @@ def extract_references(text: str, *, kind: Kind = "markdown") -> list[Reference]
 
 def labels_of(text: str, kind: Kind) -> list[tuple[str, int]]:
     """(label, file line) of every reST `.. _label:` target (internal ones: a target with a URL
-    is a link, not a label) and MyST `(label)=` target, outside code; labels normalised by
-    `normalize_label`."""
+    is a link, not a label) and directive `:name:` option, and MyST `(label)=` target, outside
+    code; labels normalised by `normalize_label`."""
     lines, offset = body_lines(text, kind)
-    code = scan_structure(lines, kind).code
+    structure = scan_structure(lines, kind)
+    code, names = structure.code, dict(structure.names)
     out: list[tuple[str, int]] = []
     for i, line in enumerate(lines):
-        if code[i]:
-            continue
-        label = None
-        if kind == "rst" and ".. " in line and _RST_TARGET.match(line):
-            label = _rst_label(line, lines[i + 1] if i + 1 < len(lines) else "")
-        elif kind == "markdown" and ")=" in line:
-            match = _MYST_TARGET.match(line)
-            label = match.group(1) if match else None
+        label = names.get(i)
+        if label is None and not code[i]:
+            if kind == "rst" and ".. " in line and _RST_TARGET.match(line):
+                label = _rst_label(line, lines[i + 1] if i + 1 < len(lines) else "")
+            elif kind == "markdown" and ")=" in line:
+                match = _MYST_TARGET.match(line)
+                label = match.group(1) if match else None
         if label:
             normal = normalize_label(label)
             if normal:
                 out.append((normal, i + offset + 1))
     return out
+
+
+def may_define_labels(text: str) -> bool:
+    """Whether `text` may define a label `labels_of` finds: a cheap test that lets a reader skip
+    scanning the structure of most documents."""
+    return ".. _" in text or ")=" in text or ":name:" in text
 
 
 def normalize_label(label: str) -> str:
@@ -488,6 +494,7 @@ __all__ = [
     "Reference",
     "extract_references",
     "labels_of",
+    "may_define_labels",
     "normalize_label",
     "rename_mentions",
 ]

@@ -196,6 +196,21 @@ def test_labels_of_documents_imported_earlier_resolve(bare: CatDoc, tmp_path: Pa
     assert statuses(again)[("more", "ref", "install-steps")] == "unresolved"
 
 
+def test_a_ref_to_a_directive_name_links_its_document(bare: CatDoc, tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "docs/guide/figures.rst": (
+                "Figures\n=======\n\n.. figure:: flow.png\n   :name: data-flow\n\n   The flow.\n"
+            ),
+            "docs/guide/intro.rst": "Intro\n=====\n\nAs :ref:`the figure <data-flow>` shows.\n",
+        },
+    )
+    result = bare.import_documents(["docs/guide"], link=True, category="manual")
+    assert statuses(result)[("intro", "ref", "data-flow")] == "linked"
+    assert "intro-ref-figures" in result.morphisms_created
+
+
 def test_an_earlier_label_in_another_category_is_kept_as_related(bare: CatDoc) -> None:
     bare.import_documents(["docs/guide/install.rst"], link=True, category="setup")
     later = bare.import_documents(["docs/guide/usage.rst"], link=True, category="manual")

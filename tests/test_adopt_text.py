@@ -326,6 +326,21 @@ def test_labels() -> None:
     assert normalize_label("  Install\n   Steps ") == "install steps"
 
 
+def test_directive_names_are_labels() -> None:
+    text = (
+        "Title\n=====\n\n"
+        ".. figure:: a.png\n   :alt: a value\n         continued\n   :name: Fig One\n\n"
+        "   Caption :name: no.\n\n"
+        ".. code-block:: python\n   :caption: Example\n   :name: code-one\n\n"
+        "   x = 1\n   :name: in-the-code\n\n"
+        ".. code-block:: rst\n\n   .. figure:: b.png\n      :name: in-an-example\n\n"
+        ".. note::\n\n   :name: in-the-body\n\n"
+        ":name: a-field-of-the-text\n"
+    )
+    assert labels_of(text, "rst") == [("fig one", 7), ("code-one", 13)]
+    assert labels_of(".. figure:: a.png\n   :name: x\n", "markdown") == []
+
+
 def test_myst_labels() -> None:
     text = "(my-Label)=\n# Title\n\n```\n(in-code)=\n```\n"
     assert labels_of(text, "markdown") == [("my-label", 1)]

@@ -18,6 +18,7 @@ from typing import Any
 from catdoc.documents import (
     Reference,
     extract_references,
+    may_define_labels,
     normalize_label,
     read_object_text,
     sniff_kind,
@@ -113,7 +114,7 @@ def _labelled_text(project: Project, obj: Any) -> tuple[str, Any] | tuple[()]:
         text = read_object_text(project.root, obj)
     except CatDocError:
         return ()
-    if not text or (".. _" not in text and ")=" not in text):
+    if not text or not may_define_labels(text):
         return ()
     return text, sniff_kind(obj.path, text) if obj.path else "markdown"
 
