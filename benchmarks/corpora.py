@@ -71,6 +71,15 @@ CORPORA = {
             "doc",
             (".rst",),
         ),
+        Corpus(
+            "numpy",
+            "numpy",
+            "2.3.5",
+            "numpy-2.3.5.tar.gz",
+            "784db1dcdab56bf0517743e746dfb0f885fc68d948aba86eeec2cba234bdf1c0",
+            "doc",
+            (".rst",),
+        ),
     )
 }
 
