@@ -186,6 +186,14 @@ def _plain_bm25(svc: CatDoc, query: str, scope: str) -> list[_Hit]:
     return [_Hit(ident, path, (json.loads(heading) or [""])[-1]) for ident, path, heading in rows]
 
 
+def ungraded_paths(svc: CatDoc, data: dict[str, Any]) -> list[str]:
+    """The paths a set over a fetched tree grades that are no document of the tree (a typo
+    would count as a miss of every ranking alike)."""
+    known = {obj.path for obj in svc.project().object_by_id.values()}
+    graded = {path for case in data["queries"] for path in case["relevant"]}
+    return sorted(path for path in graded if f"docs/{path}" not in known)
+
+
 def evaluate(
     svc: CatDoc, queries: list[dict[str, Any]], mode: str, scope: str, *, by_path: bool = False
 ) -> Scores:
@@ -234,6 +242,8 @@ def main() -> None:
         by_path = fetched(data)
         with service_for(data, args.vectors) as svc:
             size = len(svc.project().object_by_id)
+            if by_path and (missing := ungraded_paths(svc, data)):
+                raise SystemExit(f"{spec.name} grades paths the tree lacks: {', '.join(missing)}")
             if args.vectors == "auto":  # documents are ranked by their passages' vectors too
                 for scope in SCOPES:
                     svc.search("vectors", mode="vector", scope=scope)

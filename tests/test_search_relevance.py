@@ -69,3 +69,30 @@ def test_passages_name_real_headings() -> None:
             text = (root / str(objects[ident].path)).read_text(encoding="utf-8")
             found |= {(ident, (c.heading_path or [""])[-1]) for c in chunk_text(text)}
         assert labelled <= found, labelled - found
+
+
+@pytest.mark.parametrize("spec", sets(dirs=SETS_DIRS[1:]), ids=lambda p: p.stem)
+def test_the_sets_over_fetched_trees_are_well_formed(spec: Path) -> None:
+    """A set over a tree `benchmarks/corpora.py` fetches names that tree as pinned there, and
+    grades every question's documents 1 or 2 with at least one answer (the documents themselves
+    are checked where the tree is fetched: `python benchmarks/search_quality.py`)."""
+    from pathlib import PurePosixPath
+
+    from benchmarks.corpora import CORPORA
+
+    data = load(spec)
+    corpus = CORPORA[data["corpus"]["name"]]
+    assert data["corpus"] == {
+        "name": corpus.name,
+        "package": corpus.package,
+        "version": corpus.version,
+        "docs": corpus.docs,
+        "suffixes": list(corpus.suffixes),
+    }
+    assert len(data["queries"]) >= 50
+    for case in data["queries"]:
+        grades = case["relevant"]
+        assert case["query"].strip() and 2 in grades.values(), case
+        assert set(grades.values()) <= {1, 2}, case
+        assert all(PurePosixPath(path).suffix in corpus.suffixes for path in grades), case
+        assert set(case.get("sections", {})) <= set(grades), case
