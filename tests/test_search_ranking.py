@@ -144,16 +144,55 @@ def test_a_plural_means_what_its_singular_means(word: str, singular: str, never:
 
 
 def test_words_that_only_look_plural_keep_their_reading() -> None:
-    assert lemma("physics") is None  # not the plural of `physic` (a purgative)
+    assert lemma("physics") == "physics"  # not the plural of `physic` (a purgative)
+    assert lemma("species") == "species"  # not the plural of `specie` (coins), used less
     assert lemma("classes") == "class" and lemma("class") == "class"
-    assert lemma("glasses") == "glasses"  # no singular in the table: its own entry
-    assert lemma("data") == "datum" and lemma("has") == "have"  # WordNet's exception lists
+    assert lemma("uses") == "use"  # the shortest plural ending first: not `us`
+    assert lemma("has") == "have" and lemma("mice") == "mouse"  # WordNet's exception lists
+    assert lemma("data") == "data"  # a lemma of its own, used more than `datum`
+
+
+@pytest.mark.parametrize(
+    ("word", "reading"),
+    [
+        ("user", "user"),  # -er makes comparatives of adjectives: not `us` (United States)
+        ("buffer", "buffer"),  # not `buff` (fan, devotee, lover)
+        ("folder", "folder"),
+        ("printer", "printer"),
+        ("morning", "morning"),  # -ing makes verb forms: not `morn`
+        ("bigger", "big"),
+        ("embedded", "embed"),
+        ("queries", "query"),
+    ],
+)
+def test_endings_are_detached_only_for_the_parts_of_speech_they_make(
+    word: str, reading: str
+) -> None:
+    assert lemma(word) == reading
+
+
+@pytest.mark.parametrize("word", ["star", "stars", "view", "thread", "compile", "error", "keys"])
+def test_ambiguous_words_are_not_expanded(word: str) -> None:
+    """No sense holds two thirds of the word's uses (`star`: the sky's, a celebrity's)."""
+    assert synonyms(word) == []
+
+
+@given(st.text(max_size=30))
+@settings(max_examples=300)
+def test_any_text_is_a_word_or_none(text: str) -> None:
+    """The table's marks (`~`, `=`) and separators in a query word find nothing."""
+    found = lemma(text)
+    assert found is None or (found and "\t" not in found)
+    assert all(s and "\t" not in s and "\n" not in s for s in synonyms(text))
+    for mark in ("~", "="):
+        assert lemma(mark + "mice") is None and synonyms(mark + "minutes") == []
+    assert synonyms("car\tautomobile|auto|motorcar") == []
 
 
 def test_content_words_still_expand() -> None:
-    assert expand(("mistakes", "purchase")) == {
-        "mistakes": ["error", "fault"],
+    assert expand(("purchase", "cars")) == {
         "purchase": ["buy"],
+        "cars": ["automobile", "auto", "motorcar"],
     }
 
 
@@ -253,9 +292,24 @@ def test_a_long_page_is_judged_by_its_best_passage(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- printed synonyms
 def test_only_synonyms_found_in_the_project_are_searched_and_shown(tmp_path: Path) -> None:
     svc = CatDoc(make_ranking_project(tmp_path))
-    assert expand(("mistakes",)) == {"mistakes": ["error", "fault"]}
-    response = svc.search("mistakes in invoices")
-    assert response.expanded_terms == []  # neither "error" nor "fault" occurs in the project
+    assert expand(("purchases",)) == {"purchases": ["buy"]}
+    response = svc.search("purchases in invoices")
+    assert response.expanded_terms == []  # "buy" does not occur in the project
+
+
+def test_a_synonym_the_query_already_matches_is_not_searched(tmp_path: Path) -> None:
+    objects = [
+        ("widgets", "Widgets", "Instal each widget, then embed or plant it on a page."),
+        *((f"filler-{n}", f"Note {n}", text) for n, text in enumerate(FILLER)),
+    ]
+    svc = CatDoc(write_model(tmp_path / "widgets", objects))
+    assert expand(("install", "embedded")) == {
+        "install": ["instal"],
+        "embedded": ["embed", "imbed", "plant"],
+    }
+    response = svc.search("install embedded widgets")
+    # `instal` stems as `install` does; `embed` does not stem as `embedded` (emb, embed)
+    assert response.expanded_terms == ["embed", "plant"]
 
 
 # ---------------------------------------------------------------------------- word counts

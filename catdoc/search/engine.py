@@ -559,8 +559,12 @@ class SearchEngine:
         are multiplied by the `series` prior (not a document's passages: the document has it)."""
         index = self.index
         expansions = _expansions(parsed.words) if "wordnet" in weights else {}
-        strings = {
-            s: fts_string(tokens(s)) for found in expansions.values() for s in found if tokens(s)
+        offered = [s for found in expansions.values() for s in found if tokens(s)]
+        own = {tuple(stems) for stems in index.stem_words(parsed.words)}
+        strings = {  # a form the query's own words already match is no synonym (embedded, embed)
+            s: fts_string(tokens(s))
+            for s, stems in zip(offered, index.stem_words(offered), strict=True)
+            if tuple(stems) not in own
         }
         synonyms = [s for s, string in strings.items() if self._rows_with(scope, string)]
         original = parsed.fts()

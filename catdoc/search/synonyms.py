@@ -1,9 +1,11 @@
 """Synonym expansion from the WordNet table shipped as package data.
 
 The table (`data/synonyms.tsv.gz`, built by `scripts/build_synonyms.py` from Princeton WordNet
-3.0, licence in `data/WORDNET_LICENSE`) maps a lemma to at most three synonyms of its most
-frequent senses. Nothing is downloaded at run time. Inflected query words are reduced to a lemma
-with WordNet's own detachment rules and exception lists (the "morphy" procedure).
+3.0, licence in `data/WORDNET_LICENSE`) holds every lemma with its parts of speech, and for an
+unambiguous one (a sense that dominates its uses) at most three synonyms of that sense. Nothing
+is downloaded at run time. Inflected query words are reduced to a lemma with WordNet's own
+detachment rules, each for the parts of speech it makes, and exception lists (the "morphy"
+procedure).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import bisect
 import gzip
 import itertools
 import threading
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 
@@ -20,23 +23,24 @@ from catdoc.search.query import STOPWORDS
 MAX_PER_TERM = 3
 """Expansion terms per query word: enough to bridge vocabularies, few enough to keep precision."""
 
-_SUFFIXES = (
-    ("ies", "y"),
-    ("ches", "ch"),
-    ("shes", "sh"),
-    ("sses", "ss"),
-    ("xes", "x"),
-    ("ses", "s"),
-    ("zes", "z"),
-    ("men", "man"),
-    ("s", ""),
-    ("ing", ""),
-    ("ing", "e"),
-    ("ed", ""),
-    ("ed", "e"),
-    ("er", ""),
-    ("est", ""),
+_RULES = (
+    ("s", "", "nv"),
+    ("es", "", "nv"),
+    ("ies", "y", "nv"),
+    ("men", "man", "n"),
+    ("ing", "", "v"),
+    ("ing", "e", "v"),
+    ("ed", "", "v"),
+    ("ed", "e", "v"),
+    ("er", "", "a"),
+    ("er", "e", "a"),
+    ("est", "", "a"),
+    ("est", "e", "a"),
 )
+"""WordNet's detachment rules (ending, replacement, the parts of speech the result must have:
+`-er` makes an adjective's comparative, so `user` is no form of `us`, nor `buffer` of `buff`);
+the shortest plural ending is tried first (`uses` is `use`, not `us`)."""
+_PLURAL_ENDINGS = frozenset({"s", "es", "ies", "men"})
 LIGHT_VERBS = frozenset(
     {
         "become",
@@ -100,40 +104,48 @@ def _lookup(key: str) -> str | None:
     return None
 
 
+def _parts_of(word: str) -> str:
+    """The parts of speech (`nvar` letters) of a WordNet lemma; '' when it is none."""
+    found = _lookup(word)
+    return found.rpartition("\t")[2] if found is not None and "\t" in found else ""
+
+
 def _synonyms_of(lemma_: str) -> list[str]:
     found = _lookup(lemma_)
-    return found.split("|") if found else []
+    listed = found.partition("\t")[0] if found else ""
+    return listed.split("|") if listed else []
 
 
-_PLURALS = frozenset({"ies", "ches", "shes", "sses", "xes", "ses", "zes", "men", "s"})
-_OTHER_ENDINGS = frozenset(suffix for suffix, _ in _SUFFIXES) - _PLURALS
-_NOT_PLURALS = ("ss", "ics")
+NOT_PLURALS = ("ss", "ics")
 """Endings of words that are not the plural of a singular (`class`, `physics`)."""
 
 
 def lemma(word: str) -> str | None:
-    """The WordNet lemma a word form belongs to, if the table knows it. A plural is read as the
-    plural of its singular when the table knows that: WordNet's own entries for plurals hold
-    their rarer senses (`minutes` → transactions, `fields` → the comedian, `sessions` → the
-    composer)."""
-    own = _lookup(word) is not None
-    irregular = None if own else _lookup("~" + word)
-    if irregular:
-        return irregular
-    plural = not word.endswith(_NOT_PLURALS)
-    if plural and (singular := _detached(word, _PLURALS)):
-        return singular
-    if own:
+    """The WordNet lemma a word form belongs to, if the table knows it: the form the table says
+    to read it as (an irregular form, or a plural whose own entry holds a rarer sense than its
+    singular: see `scripts/build_synonyms.py`), the word itself, or what a detachment rule
+    makes of it."""
+    if not word[:1].isalnum() or "\t" in word or "\n" in word:
+        return None  # no word: the table's own marks and separators
+    read_as = _lookup("~" + word) or _lookup("=" + word)
+    if read_as:
+        return read_as
+    if _lookup(word) is not None:
         return word
-    return _detached(word, _OTHER_ENDINGS)  # the plural endings were tried above
+    if not word.endswith(NOT_PLURALS) and (singular := detached(word, _parts_of, plural=True)):
+        return singular
+    return detached(word, _parts_of, plural=False)
 
 
-def _detached(word: str, endings: frozenset[str]) -> str | None:
-    """The first lemma the table knows that a detachment rule for one of `endings` gives."""
-    for suffix, repl in _SUFFIXES:
-        if suffix in endings and word.endswith(suffix) and len(word) > len(suffix) + 1:
+def detached(word: str, parts_of: Callable[[str], str], *, plural: bool) -> str | None:
+    """The first lemma a detachment rule for a plural ending (or for any other) makes of
+    `word` that has a part of speech the rule makes, by `parts_of` (`nvar` letters)."""
+    for suffix, repl, parts in _RULES:
+        if (suffix in _PLURAL_ENDINGS) != plural:
+            continue
+        if word.endswith(suffix) and len(word) > len(suffix) + 1:
             candidate = word[: len(word) - len(suffix)] + repl
-            if _lookup(candidate) is not None:
+            if any(part in parts for part in parts_of(candidate)):
                 return candidate
     return None
 
