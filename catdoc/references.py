@@ -98,28 +98,36 @@ class Resolver:
 
     def resolve(self, source_path: str, ref: Reference) -> str | None:
         """The object id the reference names, or None (unresolved or ambiguous)."""
+        found = self.matches(source_path, ref)
+        return next(iter(found)) if len(found) == 1 else None
+
+    def matches(self, source_path: str, ref: Reference) -> set[str]:
+        """Every object id the reference may name: one when it resolves, several when it is
+        ambiguous (a label two documents define, a wiki name or role target two share)."""
         if ref.kind == "object":
-            return ref.target if ref.target in self.ids else None
+            return {ref.target} if ref.target in self.ids else set()
         if ref.kind == "link":
-            return self._path(_joined(posixpath.dirname(source_path), ref.target, ""))
+            return _some(self._path(_joined(posixpath.dirname(source_path), ref.target, "")))
         if ref.kind == "wiki":
             if ref.target in self.ids:
-                return ref.target
-            return _one(self.names.get(ref.target.casefold()))
+                return {ref.target}
+            return self.names.get(ref.target.casefold(), set())
         if ref.kind != "role":
-            return None
+            return set()
         rule = self.roles.get(ref.role or "")
         target = ref.target.strip()
         if rule == "path":
-            return self._path(_joined(posixpath.dirname(source_path), target, self.docs_root))
+            return _some(
+                self._path(_joined(posixpath.dirname(source_path), target, self.docs_root))
+            )
         if rule == "label":
-            return _one(self.labels.get(normalize_label(target)))
+            return self.labels.get(normalize_label(target), set())
         if rule is None:
-            return None
+            return set()
         name = rule.format(target=target.split("#", 1)[0].strip())
         if name in self.ids:
-            return name
-        return _one(self.stems.get(name.casefold()))
+            return {name}
+        return self.stems.get(name.casefold(), set())
 
     def _path(self, rel: str | None) -> str | None:
         """The object at a project-relative path; the suffix may be left out or be `.html`."""
@@ -155,8 +163,8 @@ def _joined(folder: str, target: str, docs_root: str) -> str | None:
     return None if norm == ".." or norm.startswith("../") else norm
 
 
-def _one(hits: set[str] | None) -> str | None:
-    return next(iter(hits)) if hits and len(hits) == 1 else None
+def _some(hit: str | None) -> set[str]:
+    return {hit} if hit is not None else set()
 
 
 __all__ = ["LINKS", "Known", "Resolver"]

@@ -255,7 +255,10 @@ class ImportResult(Result):
     unchanged: int = 0
     skipped: int = 0
     references: list[dict[str, Any]] = Field(
-        default_factory=list, description="References found in the text (@id, #id, links)."
+        default_factory=list,
+        description="References found in the text (@id, #id, links, wiki links, roles): where "
+        "each points (`resolved`) and its status (linked, already-linked, same-category, "
+        "cross-category, self, ambiguous with its `candidates`, or unresolved).",
     )
     morphisms_created: list[str] = Field(default_factory=list)
     written: list[str] = Field(default_factory=list, description="YAML files changed.")

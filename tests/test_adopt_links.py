@@ -211,6 +211,36 @@ def test_a_ref_to_a_directive_name_links_its_document(bare: CatDoc, tmp_path: Pa
     assert "intro-ref-figures" in result.morphisms_created
 
 
+def test_a_reference_that_names_several_documents_is_ambiguous(
+    bare: CatDoc, tmp_path: Path
+) -> None:
+    """A label two documents define (Sphinx warns and picks one) or a wiki name two documents
+    share is reported with the documents it may mean, and linked to none."""
+    write_tree(
+        tmp_path,
+        {
+            "docs/dup/queries.rst": ".. _models-example:\n\nQueries\n=======\n\nText.\n",
+            "docs/dup/aggregation.rst": ".. _models-example:\n\nAggregation\n===========\n",
+            "docs/dup/reader.rst": "Reader\n======\n\nSee :ref:`the models <models-example>`.\n",
+            "docs/notes/a/index.md": "# A\n",
+            "docs/notes/b/index.md": "# B\n",
+            "docs/notes/home.md": "# Home\n\nStart at [[index]].\n",
+        },
+    )
+    result = bare.import_documents(["docs/dup", "docs/notes"], link=True, category="manual")
+    by_target = {r["target"]: r for r in result.references}
+    label, wiki = by_target["models-example"], by_target["index"]
+    assert (label["status"], label["resolved"]) == ("ambiguous", None)
+    assert label["candidates"] == ["aggregation", "queries"]
+    assert wiki["status"] == "ambiguous" and len(wiki["candidates"]) == 2
+    assert not result.morphisms_created
+    assert all(r["candidates"] == [] for r in result.references if r["status"] != "ambiguous")
+    cli = ["-C", str(tmp_path), "import", "docs/dup", "--link"]
+    out = CliRunner().invoke(app, cli, env={"COLUMNS": "200"})  # one table row a line
+    assert out.exit_code == 0, out.output
+    assert "1 ambiguous" in out.stdout and "aggregation or queries" in out.stdout
+
+
 def test_an_earlier_label_in_another_category_is_kept_as_related(bare: CatDoc) -> None:
     bare.import_documents(["docs/guide/install.rst"], link=True, category="setup")
     later = bare.import_documents(["docs/guide/usage.rst"], link=True, category="manual")

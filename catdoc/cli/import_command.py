@@ -151,7 +151,7 @@ def _print_result(result: r.ImportResult) -> None:
                     ref["line"],
                     f":{ref['role']}:" if ref.get("role") else ref["kind"],
                     ref["target"],
-                    ref["resolved"],
+                    ref["resolved"] or " or ".join(ref.get("candidates") or ()) or None,
                     ref["status"] + (f" ({ref['morphism']})" if ref["morphism"] else ""),
                 )
                 for ref in rows

@@ -120,13 +120,17 @@ def _labelled_text(project: Project, obj: Any) -> tuple[str, Any] | tuple[()]:
 
 
 def _entry(planner: _Planner, resolver: Resolver, doc: _Doc, ref: Any) -> dict[str, Any]:
-    """What a reference points at, and the category that holds it (None when unresolved)."""
+    """What a reference points at, and the category that holds it (None when unresolved); the
+    objects it may mean when it names several (`ambiguous`)."""
     project = planner.project
+    candidates: list[str] = []
     if ref.kind == "morphism":
         target = ref.target if ref.target in project.morphism_by_id else None
         category = project.category_of_morphism.get(target) if target else None
     else:
-        target = resolver.resolve(doc.rel, ref)
+        matches = resolver.matches(doc.rel, ref)
+        target = next(iter(matches)) if len(matches) == 1 else None
+        candidates = sorted(matches) if len(matches) > 1 else []
         category = (
             planner.object_category.get(target) or project.category_of_object.get(target)
             if target
@@ -141,8 +145,9 @@ def _entry(planner: _Planner, resolver: Resolver, doc: _Doc, ref: Any) -> dict[s
         "target": ref.target,
         "resolved": target,
         "category": category,
-        "status": "unresolved" if target is None else "exists",
+        "status": "exists" if target else "ambiguous" if candidates else "unresolved",
         "morphism": None,
+        "candidates": candidates,
     }
 
 
