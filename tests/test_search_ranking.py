@@ -177,6 +177,20 @@ def test_ambiguous_words_are_not_expanded(word: str) -> None:
     assert synonyms(word) == []
 
 
+def test_the_table_is_sorted_and_well_formed() -> None:
+    """Look-ups binary-search the lines: they must sort as their keys do."""
+    from catdoc.search.synonyms import _lines
+
+    lines = _lines()
+    assert lines == sorted(lines)
+    for line in lines:
+        key, *rest = line.split("\t")
+        if key[0] in "~=":
+            assert len(rest) == 1 and rest[0][:1].isalnum(), line
+        else:
+            assert len(rest) == 2 and rest[1] and set(rest[1]) <= set("nvar"), line
+
+
 @given(st.text(max_size=30))
 @settings(max_examples=300)
 def test_any_text_is_a_word_or_none(text: str) -> None:
