@@ -15,9 +15,9 @@ A passage's score for `passage` is its own weighted sum of `vector` 0.35, `bm25`
 0.15, `title` 0.12 (title and heading path) and `concept` 0.08, computed as for chunks; synonyms
 play no part. A document is thus also judged by its best passage: on long documents (a
 reference page, a release's notes) whole-document BM25 is diluted by everything else the page
-says, while the passage that answers the query scores as well as a short page would. On the
-three documentation trees of `benchmarks/relevance/` this signal lifted hybrid MRR@10 by 7–29%
-(see benchmarks/README.md).
+says, while the passage that answers the query scores as well as a short page would. On
+Django's, SQLAlchemy's and Sphinx's docs (`benchmarks/relevance/`) this signal lifted hybrid
+MRR@10 by 7–29% (see benchmarks/README.md).
 
 `length` is a stub prior: a document shorter than `STUB_SHARE` of the average document counts
 that share of it, every other document 1. BM25's length normalisation gives a word said once in
@@ -29,8 +29,9 @@ a prior on length itself cost SQLAlchemy and Sphinx (see benchmarks/README.md).
 scope): a member of a versioned series (release notes, changelogs: titles equal but for a
 version number, see `series`) keeps `series.SHARE` (0.7) of its score unless the query names
 its version, every other document all of it. Such documents name nearly every subject in
-passing; on the three documentation trees this lifted hybrid MRR@10 by 1–11% (passages: 0.5–7%)
-and no query of the five sets ranked worse (see benchmarks/README.md). Debug output shows what
+passing; on Django's, SQLAlchemy's and Sphinx's docs this lifted hybrid MRR@10 by 1–11%
+(passages: 0.5–7%) and no query of the five sets then measured ranked worse (see
+benchmarks/README.md). Debug output shows what
 it took off as the `series` contribution.
 
 Words are compared after Porter stemming, exactly as the index stems them. Without the semantic
