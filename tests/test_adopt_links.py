@@ -5,6 +5,7 @@ role, references into other categories are kept as `related`, and the example mo
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -239,6 +240,81 @@ def test_a_reference_that_names_several_documents_is_ambiguous(
     out = CliRunner().invoke(app, cli, env={"COLUMNS": "200"})  # one table row a line
     assert out.exit_code == 0, out.output
     assert "1 ambiguous" in out.stdout and "aggregation or queries" in out.stdout
+
+
+CONF = """
+import os
+extensions = ["sphinx.ext.intersphinx"]
+intersphinx_mapping = {
+    "python": ("https://docs.python.org/3", None),
+    'sphinx': ("https://www.sphinx-doc.org/en/master", None),
+    1: "not a name",
+}
+intersphinx_mapping.update({"numpy": ("https://numpy.org/doc/stable", None)}, scipy=("x", None))
+intersphinx_mapping["psycopg"] = ("https://www.psycopg.org/psycopg3/docs/", None)
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "names"),
+    [
+        (CONF, {"python", "sphinx", "numpy", "scipy", "psycopg"}),
+        ("intersphinx_mapping = dict(python=('u', None), **other)\n", {"python"}),
+        ("intersphinx_mapping: dict = {'py': ('u', None)}\n", {"py"}),
+        ("intersphinx_mapping = {k: v for k, v in pairs}\n", set()),  # computed: names nothing
+        ("def f():\n    intersphinx_mapping = {'inner': 1}\n", set()),  # not at the top level
+        ("intersphinx_mapping = {'a': (\n", set()),  # not Python
+        ("x = " + "(" * 200_000 + ")" * 200_000 + "\n", set()),  # too deep for the parser
+        ("", set()),
+    ],
+)
+def test_intersphinx_names_are_read_without_running_conf_py(source: str, names: set[str]) -> None:
+    from catdoc.importer.intersphinx import inventory_names
+
+    assert inventory_names(source) == names
+
+
+@given(st.text(max_size=300))
+@settings(max_examples=200)
+def test_any_conf_py_text_gives_names_or_none(source: str) -> None:
+    from catdoc.importer.intersphinx import inventory_names
+
+    assert all(isinstance(name, str) and name for name in inventory_names(source))
+
+
+def test_a_role_into_an_intersphinx_inventory_is_external(bare: CatDoc, tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "docs/conf.py": CONF,
+            "docs/api/conf.py": "intersphinx_mapping = {'django': ('u', None)}\n",
+            "docs/manual/logs.rst": (
+                "Logs\n====\n\nSee :ref:`python:logging-config`, :doc:`sphinx:usage/index`,\n"
+                ":ref:`nope:x` and :ref:`django:topics`.\n"
+            ),
+            "docs/api/views.rst": "Views\n=====\n\n:ref:`django:topics`, :ref:`python:x`.\n",
+        },
+    )
+    result = bare.import_documents(["docs/manual", "docs/api"], link=True, category="manual")
+    by_place = {(r["source"], r["target"]): r["status"] for r in result.references}
+    assert by_place == {
+        ("logs", "python:logging-config"): "external",
+        ("logs", "sphinx:usage/index"): "external",
+        ("logs", "nope:x"): "unresolved",
+        ("logs", "django:topics"): "unresolved",  # docs/api's project names it, not docs/'s
+        ("views", "django:topics"): "external",
+        ("views", "python:x"): "unresolved",  # the nearest conf.py alone counts
+    }
+
+
+def test_a_conf_py_that_cannot_be_read_names_nothing(bare: CatDoc, tmp_path: Path) -> None:
+    outside = tmp_path.parent / "outside-conf.py"
+    outside.write_text("intersphinx_mapping = {'python': ('u', None)}\n")
+    write_tree(tmp_path, {"docs/a/doc.rst": "A\n=\n\n:ref:`python:x`.\n"})
+    (tmp_path / "docs/a/conf.py").symlink_to(outside)  # leaves the project
+    os.mkfifo(tmp_path / "docs/conf.py")  # would block a plain open
+    result = bare.import_documents(["docs/a"], link=True, category="manual")
+    assert [r["status"] for r in result.references] == ["unresolved"]
 
 
 def test_an_earlier_label_in_another_category_is_kept_as_related(bare: CatDoc) -> None:

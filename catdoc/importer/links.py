@@ -8,11 +8,15 @@ of one category): it is kept as the source object's `metadata.related` and its c
 
 A label (`:ref:`) resolves against the documents of this import and those imported before: the
 earlier documents' labels are read from their files, the labels' one source of truth, and only
-when a reference of this import names a label none of its own documents defines.
+when a reference of this import names a label none of its own documents defines. A role whose
+target starts with an intersphinx inventory's name (`:ref:`python:logging-config``), as the
+document's Sphinx project names them in its `conf.py`, points at another project's pages: it is
+`external`, not `unresolved`.
 """
 
 from __future__ import annotations
 
+import posixpath
 from typing import Any
 
 from catdoc.documents import (
@@ -25,6 +29,7 @@ from catdoc.documents import (
 )
 from catdoc.errors import CatDocError
 from catdoc.importer.files import _Doc
+from catdoc.importer.intersphinx import Inventories
 from catdoc.importer.names import _unique, slugify
 from catdoc.importer.planner import _Planner
 from catdoc.model import Morphism
@@ -40,6 +45,7 @@ def _link_references(
     docs = [d for d in docs if d.object_id in imported]
     found = [(doc, extract_references(doc.text, kind=doc.kind)) for doc in docs]
     resolver = _resolver(planner.project, found, docs_root)
+    inventories = Inventories(planner.project.root)
     existing: dict[tuple[str, str, str], str] = {}
     for cat in planner.project.categories:
         for mor in cat.morphisms:
@@ -53,6 +59,8 @@ def _link_references(
             if not resolver.counts(ref):
                 continue
             entry = _entry(planner, resolver, doc, ref)
+            if entry["status"] == "unresolved" and _external(ref, inventories, doc.rel):
+                entry["status"] = "external"
             out.append(entry)
             target = entry["resolved"]
             if entry["kind"] == "morphism" or target is None:
@@ -149,6 +157,14 @@ def _entry(planner: _Planner, resolver: Resolver, doc: _Doc, ref: Any) -> dict[s
         "morphism": None,
         "candidates": candidates,
     }
+
+
+def _external(ref: Reference, inventories: Inventories, source_path: str) -> bool:
+    """Whether a role names a page of an intersphinx inventory of the document's project."""
+    if ref.kind != "role" or ":" not in ref.target:
+        return False
+    prefix = ref.target.split(":", 1)[0].strip()
+    return bool(prefix) and prefix in inventories.of(posixpath.dirname(source_path))
 
 
 def _add_morphism(planner: _Planner, doc: _Doc, key: tuple[str, str, str], used: set[str]) -> str:
