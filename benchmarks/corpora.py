@@ -1,7 +1,8 @@
 """Real documentation trees for relevance work, fetched from PyPI and adopted as CatDoc projects.
 
-Each corpus is the docs folder of one pinned source distribution, checked against its SHA-256, so
-every run measures the same bytes. The archive is kept under `benchmarks/out/corpora/` (git
+Each corpus is the docs folder of one pinned source distribution (its documents and its Sphinx
+`conf.py` files, which name the intersphinx inventories), checked against its SHA-256, so every
+run measures the same bytes. The archive is kept under `benchmarks/out/corpora/` (git
 ignores it); the project is built next to it with `catdoc init --bare` and `catdoc import DOCS
 --link`, exactly as a user adopts a tree. The question sets that go with them are in
 `benchmarks/relevance/` and name documents by their path inside the docs folder.
@@ -132,8 +133,8 @@ def project(name: str, *, rebuild: bool = False) -> Path:
             rel = PurePosixPath(member.name)
             if not member.isfile() or prefix not in rel.parents:
                 continue
-            if rel.suffix not in corpus.suffixes:
-                continue
+            if rel.suffix not in corpus.suffixes and rel.name != "conf.py":
+                continue  # conf.py names the intersphinx inventories (external references)
             member.name = str(rel.relative_to(prefix))
             tar.extract(member, docs, filter="data")
     sys.path.insert(0, str(REPO))
@@ -154,7 +155,7 @@ def main() -> None:
         parser.error(f"unknown corpus {', '.join(unknown)}; choose from {', '.join(CORPORA)}")
     for name in args.names or CORPORA:
         root = project(name, rebuild=args.rebuild)
-        count = sum(1 for p in (root / DOCS).rglob("*") if p.is_file())
+        count = sum(1 for p in (root / DOCS).rglob("*") if p.suffix in CORPORA[name].suffixes)
         print(f"{name}: {count} documents in {root}")
 
 
