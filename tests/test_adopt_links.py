@@ -307,6 +307,28 @@ def test_a_role_into_an_intersphinx_inventory_is_external(bare: CatDoc, tmp_path
     }
 
 
+def test_labels_of_pages_sphinx_generates_are_generated(bare: CatDoc, tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "docs/top/contents.rst": (
+                "Contents\n========\n\n* :ref:`genindex`\n* :ref:`modindex`\n* :ref:`search`\n"
+                "* :doc:`genindex`\n"
+            ),
+            "docs/own/finding.rst": ".. _search:\n\nFinding\n=======\n\nSee :ref:`search`.\n",
+        },
+    )
+    top = bare.import_documents(["docs/top"], link=True, category="manual")
+    assert [(r["target"], r["status"]) for r in top.references] == [
+        ("genindex", "generated"),
+        ("modindex", "generated"),
+        ("search", "generated"),
+        ("genindex", "unresolved"),  # a :doc: names a file, and there is none
+    ]
+    own = bare.import_documents(["docs/own"], link=True, category="manual")
+    assert [r["status"] for r in own.references] == ["self"]  # a document's own label wins
+
+
 def test_a_conf_py_that_cannot_be_read_names_nothing(bare: CatDoc, tmp_path: Path) -> None:
     outside = tmp_path.parent / "outside-conf.py"
     outside.write_text("intersphinx_mapping = {'python': ('u', None)}\n")

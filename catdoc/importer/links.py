@@ -11,7 +11,7 @@ earlier documents' labels are read from their files, the labels' one source of t
 when a reference of this import names a label none of its own documents defines. A role whose
 target starts with an intersphinx inventory's name (`:ref:`python:logging-config``), as the
 document's Sphinx project names them in its `conf.py`, points at another project's pages: it is
-`external`, not `unresolved`.
+`external`, not `unresolved`; a label of a page Sphinx generates (`genindex`) is `generated`.
 """
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ def _link_references(
             entry = _entry(planner, resolver, doc, ref)
             if entry["status"] == "unresolved" and _external(ref, inventories, doc.rel):
                 entry["status"] = "external"
+            elif entry["status"] == "unresolved" and _generated(resolver, ref):
+                entry["status"] = "generated"
             out.append(entry)
             target = entry["resolved"]
             if entry["kind"] == "morphism" or target is None:
@@ -165,6 +167,19 @@ def _external(ref: Reference, inventories: Inventories, source_path: str) -> boo
         return False
     prefix = ref.target.split(":", 1)[0].strip()
     return bool(prefix) and prefix in inventories.of(posixpath.dirname(source_path))
+
+
+SPHINX_PAGES = frozenset({"genindex", "modindex", "py-modindex", "search"})
+"""Labels Sphinx defines for the pages it generates (the index, the module index, search)."""
+
+
+def _generated(resolver: Resolver, ref: Reference) -> bool:
+    """Whether a label reference names a page Sphinx generates rather than a document."""
+    return (
+        ref.kind == "role"
+        and resolver.roles.get(ref.role or "") == "label"
+        and normalize_label(ref.target.strip()) in SPHINX_PAGES
+    )
 
 
 def _add_morphism(planner: _Planner, doc: _Doc, key: tuple[str, str, str], used: set[str]) -> str:
