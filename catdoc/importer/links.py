@@ -58,11 +58,7 @@ def _link_references(
         for ref in refs:
             if not resolver.counts(ref):
                 continue
-            entry = _entry(planner, resolver, doc, ref)
-            if entry["status"] == "unresolved" and _external(ref, inventories, doc.rel):
-                entry["status"] = "external"
-            elif entry["status"] == "unresolved" and _generated(resolver, ref):
-                entry["status"] = "generated"
+            entry = _entry(planner, resolver, inventories, doc, ref)
             out.append(entry)
             target = entry["resolved"]
             if entry["kind"] == "morphism" or target is None:
@@ -129,7 +125,9 @@ def _labelled_text(project: Project, obj: Any) -> tuple[str, Any] | tuple[()]:
     return text, sniff_kind(obj.path, text) if obj.path else "markdown"
 
 
-def _entry(planner: _Planner, resolver: Resolver, doc: _Doc, ref: Any) -> dict[str, Any]:
+def _entry(
+    planner: _Planner, resolver: Resolver, inventories: Inventories, doc: _Doc, ref: Any
+) -> dict[str, Any]:
     """What a reference points at, and the category that holds it (None when unresolved); the
     objects it may mean when it names several (`ambiguous`)."""
     project = planner.project
@@ -155,10 +153,30 @@ def _entry(planner: _Planner, resolver: Resolver, doc: _Doc, ref: Any) -> dict[s
         "target": ref.target,
         "resolved": target,
         "category": category,
-        "status": "exists" if target else "ambiguous" if candidates else "unresolved",
+        "status": "exists"
+        if target
+        else _unmatched(resolver, inventories, doc.rel, ref, candidates),
         "morphism": None,
         "candidates": candidates,
     }
+
+
+def _unmatched(
+    resolver: Resolver,
+    inventories: Inventories,
+    source_path: str,
+    ref: Reference,
+    candidates: list[str],
+) -> str:
+    """Why a reference names no one object: it names several, another project's page, a page
+    Sphinx generates, or nothing known."""
+    if candidates:
+        return "ambiguous"
+    if _external(ref, inventories, source_path):
+        return "external"
+    if _generated(resolver, ref):
+        return "generated"
+    return "unresolved"
 
 
 def _external(ref: Reference, inventories: Inventories, source_path: str) -> bool:
