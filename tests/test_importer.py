@@ -308,6 +308,29 @@ def test_cli_import_json_and_text(project: CatDoc, tmp_path: Path) -> None:
     assert "unchanged 9" in text.stdout and "Nothing to write" in text.stdout
 
 
+def test_cli_text_of_a_whole_tree_counts_files_and_puts_what_to_fix_first(
+    tmp_path: Path,
+) -> None:
+    CatDoc.init(tmp_path, bare=True)
+    pages = tmp_path / "docs/pages"
+    pages.mkdir(parents=True)
+    for n in range(60):  # each links the next; the last links a page that is not there
+        (pages / f"p{n:02}.md").write_text(f"# Page {n}\n\nNext: [on](p{n + 1:02}.md).\n")
+    (tmp_path / "docs/notes.md").write_text("# Notes\n\nSee [gone](missing.md).\n")
+    out = CliRunner().invoke(
+        app, ["-C", str(tmp_path), "import", "docs", "--link"], env={"COLUMNS": "200"}
+    )
+    assert out.exit_code == 0, out.output
+    assert "Import: 61 files by category" in out.stdout
+    assert "│ pages " in out.stdout and "│ 60 " in out.stdout
+    assert "docs/pages/p07.md" not in out.stdout  # the files are counted, not listed
+    references = out.stdout[out.stdout.index("References (ambiguous and unresolved first)") :]
+    first_rows = [line for line in references.splitlines() if line.startswith("│")][:2]
+    assert all("unresolved" in row for row in first_rows), first_rows
+    assert "… and 11 more (use --format json)." in out.stdout
+    assert "Morphisms created (59):" in out.stdout and "… and 49 more" in out.stdout
+
+
 def test_cli_paths_are_relative_to_the_working_directory(
     project: CatDoc, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -24,7 +24,11 @@ from catdoc.cli.progress_bars import progress_bars
 if TYPE_CHECKING:
     from catdoc import results as r
 
-MAX_REFERENCE_ROWS = 50
+MAX_ROWS = 50
+"""Rows of a table printed in full; a longer one is cut (files: counted by category)."""
+MAX_NAMES = 10
+_ATTENTION = {"ambiguous": 0, "unresolved": 1, "cross-category": 2}
+"""References a reader acts on, listed before the others (lower first)."""
 
 
 class CategoryFrom(enum.StrEnum):
@@ -131,18 +135,13 @@ def import_(
 
 
 def _print_result(result: r.ImportResult) -> None:
-    if result.items:
-        print_table(
-            ["Action", "Path", "Object", "Category", "Note"],
-            [
-                (item.action, item.path, item.object_id, item.category, item.reason)
-                for item in result.items
-            ],
-            title="Import",
-        )
+    """Every file and reference when they are few; for a whole tree, counts by category and
+    the rows that ask for attention first (the JSON output lists everything)."""
+    _print_items(result.items)
     if result.references:
-        rows = result.references[:MAX_REFERENCE_ROWS]
-        more = len(result.references) - len(rows)
+        refs = sorted(result.references, key=lambda ref: _ATTENTION.get(ref["status"], 9))
+        rows = refs[:MAX_ROWS]
+        more = len(refs) - len(rows)
         print_table(
             ["Source", "Line", "Kind", "Reference", "Resolves to", "Status"],
             [
@@ -156,7 +155,7 @@ def _print_result(result: r.ImportResult) -> None:
                 )
                 for ref in rows
             ],
-            title="References",
+            title="References" + (" (ambiguous and unresolved first)" if more > 0 else ""),
             caption=f"… and {more} more (use --format json)." if more > 0 else None,
         )
     echo(
@@ -167,7 +166,7 @@ def _print_result(result: r.ImportResult) -> None:
         statuses = Counter(ref["status"] for ref in result.references)
         echo("References: " + ", ".join(f"{n} {status}" for status, n in sorted(statuses.items())))
     if result.morphisms_created:
-        shown = result.morphisms_created[:MAX_REFERENCE_ROWS]
+        shown = result.morphisms_created[:MAX_NAMES]
         more = len(result.morphisms_created) - len(shown)
         echo(
             f"Morphisms created ({len(result.morphisms_created)}): {', '.join(shown)}"
@@ -179,3 +178,33 @@ def _print_result(result: r.ImportResult) -> None:
         echo(f"Wrote {', '.join(result.written)}.")
     else:
         echo("Nothing to write: the model is up to date.")
+
+
+def _print_items(items: list[r.ImportItem]) -> None:
+    if len(items) <= MAX_ROWS:
+        if items:
+            print_table(
+                ["Action", "Path", "Object", "Category", "Note"],
+                [(i.action, i.path, i.object_id, i.category, i.reason) for i in items],
+                title="Import",
+            )
+        return
+    counts: dict[str, Counter[str]] = {}
+    for item in items:
+        counts.setdefault(item.category or "—", Counter())[item.action] += 1
+    actions = ("created", "updated", "unchanged", "skipped")
+    print_table(
+        ["Category", *(a.capitalize() for a in actions)],
+        [(category, *(n[a] for a in actions)) for category, n in sorted(counts.items())],
+        title=f"Import: {len(items)} files by category",
+    )
+    noted = [item for item in items if item.reason or item.action == "skipped"]
+    if noted:
+        print_table(
+            ["Action", "Path", "Object", "Note"],
+            [(i.action, i.path, i.object_id, i.reason) for i in noted[:MAX_ROWS]],
+            title="Files with a note",
+            caption=f"… and {len(noted) - MAX_ROWS} more (use --format json)."
+            if len(noted) > MAX_ROWS
+            else None,
+        )
