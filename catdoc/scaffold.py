@@ -34,6 +34,14 @@ BARE_MODEL = """\
 categories: []
 """
 
+BARE_CONFIG_TAIL = """\
+validation:
+  # An adopted tree's references (A cites B, B cites C) are not meant to compose: with the
+  # lint on, every such pair would ask for a morphism A → C. `warning` turns it back on.
+  compositionClosure: off
+"""
+"""What a bare project's config.yaml adds to the template's."""
+
 _NAME_LINE = re.compile(r"^name:.*$", re.M)
 _PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._ -]*[A-Za-z0-9._-]|[A-Za-z]")
 
@@ -89,7 +97,8 @@ def init_project(
 ) -> r.InitResult:
     """Write the template into `directory/.catdoc/` atomically; refuse to overwrite unless `force`.
 
-    `bare`: config.yaml and an empty model, no example document.
+    `bare`: config.yaml (with the composition-closure lint off, see `BARE_CONFIG_TAIL`) and an
+    empty model, no example document.
     Only the template's files are (over)written; anything else already in `.catdoc/` is kept, and
     every file whose content `force` replaces is first copied to `.catdoc/backups/init-<UTC
     time>/`. Refused without `force` inside another project (a nested project is rarely meant).
@@ -133,8 +142,8 @@ def init_project(
     name_line = f"name: {_yaml_scalar(project_name)}"
     files = _template_files(template_dir())
     if bare:
-        files = [(CONFIG_FILE, text) for rel, text in files if rel == CONFIG_FILE]
-        files.append((MODEL_FILE, BARE_MODEL))
+        config = next(text for rel, text in files if rel == CONFIG_FILE)
+        files = [(CONFIG_FILE, config + BARE_CONFIG_TAIL), (MODEL_FILE, BARE_MODEL)]
     plan = [
         (rel, _NAME_LINE.sub(lambda _: name_line, text, count=1) if rel == CONFIG_FILE else text)
         for rel, text in files

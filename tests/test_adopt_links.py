@@ -366,6 +366,21 @@ def test_init_bare_writes_config_and_an_empty_model(tmp_path: Path) -> None:
     assert CatDoc(tmp_path).validate().is_valid
 
 
+def test_a_bare_project_does_not_ask_an_adopted_chain_of_references_for_composites(
+    tmp_path: Path,
+) -> None:
+    CatDoc.init(tmp_path, bare=True)
+    chain = {f"docs/guide/{a}.md": f"# {a}\n\nSee [{b}]({b}.md).\n" for a, b in ("ab", "bc")}
+    write_tree(tmp_path, {**chain, "docs/guide/c.md": "# c\n"})
+    CatDoc(tmp_path).import_documents(["docs"], link=True)
+    report = CatDoc(tmp_path).validate()
+    assert report.is_valid and report.warnings == report.infos == []
+    config = tmp_path / ".catdoc/config.yaml"
+    config.write_text(config.read_text().replace("Closure: off", "Closure: warning"))
+    codes = [f.code for f in CatDoc(tmp_path).validate().warnings]
+    assert codes == ["CAT_COMPOSITE_MISSING"]  # a → b → c; the lint is one word away
+
+
 def test_import_replaces_the_untouched_example(tmp_path: Path) -> None:
     CatDoc.init(tmp_path)
     write_tree(tmp_path, CROSS)
