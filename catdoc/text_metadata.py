@@ -20,7 +20,8 @@ Two forms are read, both only at the top of a document:
 
 Keys come out lower-cased as written (`Post-History` → `post-history`), values with their
 whitespace collapsed, except: `author`/`authors` become `author` with e-mail addresses removed
-(`Ada <ada@x.org>, grace@y.org (Grace)` → `Ada, Grace`), `created` and `date` become dates when
+(`Ada <ada@x.org>, grace@y.org (Grace)` → `Ada, Grace`; the names of repeated author fields
+are joined the same way), `created` and `date` become dates when
 they read as one (`12-Sep-2020`, `2020-09-12`), and `:keywords:` become `tags` (a list). The
 importer lets YAML front matter win key by key.
 """
@@ -74,7 +75,8 @@ def text_metadata(text: str, kind: Kind) -> dict[str, Any]:
 
 
 def _put(meta: dict[str, Any], name: str, value: str, *, flag: bool) -> None:
-    """Store one field under its key (first occurrence wins)."""
+    """Store one field under its key (first occurrence wins; authors add up: a docinfo names
+    each author in a field of its own, `:Author: A` then `:Author: B`)."""
     key = name.lower()
     value = _SPACES.sub(" ", value).strip()
     if not value:
@@ -82,7 +84,9 @@ def _put(meta: dict[str, Any], name: str, value: str, *, flag: bool) -> None:
             meta.setdefault(key, True)
         return
     if key in ("author", "authors"):
-        meta.setdefault("author", authors_without_addresses(value))
+        names = authors_without_addresses(value).split(", ")
+        known = meta["author"].split(", ") if "author" in meta else []
+        meta["author"] = ", ".join(n for n in dict.fromkeys([*known, *names]) if n)
     elif key in ("created", "date"):
         meta.setdefault(key, parse_date(value) or value)
     elif key == "keywords":

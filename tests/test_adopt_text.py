@@ -207,6 +207,18 @@ def test_sphinx_file_wide_fields_and_docinfo() -> None:
     assert document_title({}, SPHINX_PAGE, "fb", kind="rst") == "Field Lists"
 
 
+def test_each_author_of_a_docinfo_field_of_its_own_is_kept() -> None:
+    nep = (  # as NumPy's NEP 31 lists its three authors
+        "======\nNEP 31\n======\n\n:Author: Hameer Abbasi <habbasi@quansight.com>\n"
+        ":Author: Ralf Gommers <rgommers@quansight.com>\n:Author: Peter Bell\n"
+        ":Author: Ralf Gommers\n:Status: Superseded\n\nText.\n"
+    )
+    assert text_metadata(nep, "rst") == {
+        "author": "Hameer Abbasi, Ralf Gommers, Peter Bell",
+        "status": "Superseded",
+    }
+
+
 def test_title_markup_reads_as_text() -> None:
     text = ":mod:`sphinx.ext.todo` -- Support for ``todo`` *items*\n" + "=" * 56 + "\n"
     assert document_title({}, text, "fb", kind="rst") == "sphinx.ext.todo -- Support for todo items"
