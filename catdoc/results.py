@@ -258,8 +258,9 @@ class ImportResult(Result):
         default_factory=list,
         description="References found in the text (@id, #id, links, wiki links, roles): where "
         "each points (`resolved`) and its status (linked, already-linked, same-category, "
-        "cross-category, self, ambiguous with its `candidates`, external (intersphinx), "
-        "generated (a page Sphinx makes: genindex, search …), or unresolved).",
+        "cross-category, self, ambiguous with its `candidates`, external (intersphinx, or a "
+        "PEP or RFC not in the tree), generated (a page Sphinx makes: genindex, search …), or "
+        "unresolved).",
     )
     morphisms_created: list[str] = Field(default_factory=list)
     written: list[str] = Field(default_factory=list, description="YAML files changed.")

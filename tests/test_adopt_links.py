@@ -108,7 +108,7 @@ def test_roles_follow_config(bare: CatDoc, tmp_path: Path) -> None:
     write_tree(tmp_path, {"docs/api.rst": ".. _Foo:\n\nAPI\n===\n"})
     result = CatDoc(tmp_path).import_documents(["docs"], link=True, category="manual")
     got = statuses(result)
-    assert got[("index", "pep", "8")] == "unresolved"  # rfc8 is not there
+    assert got[("index", "pep", "8")] == "external"  # rfc8 is not there: a link to the web
     assert got[("index", "class", "Foo")] == "linked"
     assert not any(r["role"] == "doc" for r in result.references)
     assert ImportConfig().role_rules == {
@@ -458,8 +458,9 @@ def test_python_peps_end_to_end(tmp_path: Path) -> None:
     assert {("pep-0101", "pep-0102"), ("pep-0102", "pep-0101"), ("archive", "pep-0101")} <= pep
     ref = svc.morphism("pep-0102-ref-pep-0101")
     assert ref.name == "ref"  # :ref:`release-steps` is defined in pep-0101
-    unresolved = {r["target"] for r in data["references"] if r["status"] == "unresolved"}
-    assert unresolved == {"635", "636"}  # not in the tree
+    external = {r["target"] for r in data["references"] if r["status"] == "external"}
+    assert external == {"635", "636"}  # not in the tree: Sphinx links them to peps.python.org
+    assert not [r for r in data["references"] if r["status"] == "unresolved"]
     trace = runner.invoke(app, [*base, "trace", "archive", "pep-0102", "--format", "json"])
     assert json.loads(trace.stdout)["found"] is True
     assert svc.validate().is_valid

@@ -168,8 +168,8 @@ def _unmatched(
     ref: Reference,
     candidates: list[str],
 ) -> str:
-    """Why a reference names no one object: it names several, another project's page, a page
-    Sphinx generates, or nothing known."""
+    """Why a reference names no one object: it names several, another project's page (or a
+    PEP or RFC on the web), a page Sphinx generates, or nothing known."""
     if candidates:
         return "ambiguous"
     if _external(ref, inventories, source_path):
@@ -179,9 +179,19 @@ def _unmatched(
     return "unresolved"
 
 
+WEB_ROLES = frozenset({"pep", "rfc"})
+"""Sphinx's roles that name a page on the web (peps.python.org, the RFC index) whatever the
+tree holds: one whose PEP or RFC is no document of the tree is a link out, not a broken one."""
+
+
 def _external(ref: Reference, inventories: Inventories, source_path: str) -> bool:
-    """Whether a role names a page of an intersphinx inventory of the document's project."""
-    if ref.kind != "role" or ":" not in ref.target:
+    """Whether a role names a page of an intersphinx inventory of the document's project, or a
+    PEP or RFC that is not in the tree."""
+    if ref.kind != "role":
+        return False
+    if ref.role in WEB_ROLES:
+        return True
+    if ":" not in ref.target:
         return False
     prefix = ref.target.split(":", 1)[0].strip()
     return bool(prefix) and prefix in inventories.of(posixpath.dirname(source_path))
