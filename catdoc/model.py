@@ -183,6 +183,14 @@ DEFAULT_ROLES: dict[str, str] = {
 }
 """Sphinx/MyST roles that name another document, unless config.yaml's `import.roles` says else."""
 
+DEFAULT_FIELDS: dict[str, str] = {
+    "requires": "pep-{target:0>4}",
+    "replaces": "pep-{target:0>4}",
+    "superseded-by": "pep-{target:0>4}",
+}
+"""Header fields (a PEP's `Requires: 484, 526`) whose values name other documents, with the
+rule of each (as for roles), unless config.yaml's `import.fields` says else."""
+
 
 def check_role_rule(rule: str | None) -> str | None:
     """A role's resolution: `path`, `label`, a template of `{target}` only, or None (not a
@@ -212,7 +220,8 @@ RoleRule = Annotated[str | None, AfterValidator(check_role_rule)]
 
 
 class ImportConfig(Entity):
-    """`roles` is merged over DEFAULT_ROLES (a role set to null is not a reference);
+    """`roles` is merged over DEFAULT_ROLES and `fields` over DEFAULT_FIELDS (one set to null
+    names no document);
     `docs_root` is the folder `:doc:` paths starting with `/` are taken from (default: the
     deepest folder that holds every imported document)."""
 
@@ -220,6 +229,7 @@ class ImportConfig(Entity):
     recursive: bool = True
     link: bool = False
     roles: dict[str, RoleRule] = Field(default_factory=dict)
+    fields: dict[str, RoleRule] = Field(default_factory=dict)
     docs_root: str | None = None
 
     @property
@@ -227,6 +237,12 @@ class ImportConfig(Entity):
         """Role name → `path`, `label` or a `{target}` template, defaults included."""
         merged: dict[str, str | None] = {**DEFAULT_ROLES, **self.roles}
         return {role: rule for role, rule in merged.items() if rule is not None}
+
+    @property
+    def field_rules(self) -> dict[str, str]:
+        """Header field name (lower case) → its rule, defaults included."""
+        merged = {**DEFAULT_FIELDS, **{k.lower(): v for k, v in self.fields.items()}}
+        return {name: rule for name, rule in merged.items() if rule is not None}
 
 
 class SearchConfig(Entity):

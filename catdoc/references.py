@@ -1,5 +1,6 @@
 """What a reference in a document names: an object id, a document path, a file stem or title, a
-reST label, or what a configured role (`:doc:`, `:ref:`, `:pep:` …) makes of its target.
+reST label, or what a configured role (`:doc:`, `:ref:`, `:pep:` …) or header field (a PEP's
+`Requires:`) makes of its target.
 
 The importer resolves the references of the documents it adopts with this, and the mapping
 suggestions resolve those of every document in the project: one rule for both.
@@ -58,6 +59,7 @@ class Resolver:
 
     roles: dict[str, str]
     docs_root: str = ""
+    fields: dict[str, str] = field(default_factory=dict)
     ids: set[str] = field(default_factory=set)
     paths: dict[str, str] = field(default_factory=dict)
     stems: dict[str, set[str]] = field(default_factory=dict)
@@ -69,7 +71,9 @@ class Resolver:
     def build(cls, known: Iterable[Known], settings: ImportConfig, docs_root: str = "") -> Resolver:
         """`docs_root` (project-relative) is used unless config.yaml sets `import.docsRoot`."""
         root = settings.docs_root if settings.docs_root is not None else docs_root
-        found = cls(settings.role_rules, posixpath.normpath(root.strip("/") or "."))
+        found = cls(
+            settings.role_rules, posixpath.normpath(root.strip("/") or "."), settings.field_rules
+        )
         suffixes: set[str] = set()
         for doc in known:
             found.ids.add(doc.object_id)
@@ -89,12 +93,15 @@ class Resolver:
         return found
 
     def counts(self, ref: Reference) -> bool:
-        """Whether the reference names a document at all (a role only when it is configured)."""
+        """Whether the reference names a document at all (a role or a header field only when
+        it is configured)."""
+        if ref.kind == "field":
+            return ref.role in self.fields
         return ref.kind != "role" or ref.role in self.roles
 
     def name_of(self, ref: Reference) -> str:
-        """The morphism type a linked reference gets."""
-        return (ref.role or LINKS) if ref.kind == "role" else LINKS
+        """The morphism type a linked reference gets: the role's or the field's name."""
+        return (ref.role or LINKS) if ref.kind in ("role", "field") else LINKS
 
     def resolve(self, source_path: str, ref: Reference) -> str | None:
         """The object id the reference names, or None (unresolved or ambiguous)."""
@@ -112,9 +119,12 @@ class Resolver:
             if ref.target in self.ids:
                 return {ref.target}
             return self.names.get(ref.target.casefold(), set())
-        if ref.kind != "role":
+        if ref.kind == "field":
+            rule = self.fields.get(ref.role or "")
+        elif ref.kind == "role":
+            rule = self.roles.get(ref.role or "")
+        else:
             return set()
-        rule = self.roles.get(ref.role or "")
         target = ref.target.strip()
         if rule == "path":
             return _some(

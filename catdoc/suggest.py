@@ -140,7 +140,7 @@ def _cross_references(project: Project) -> Pairs:
     for obj in project.object_by_id.values():
         text = texts.get(obj.id)
         if text and obj.path:
-            for ref in extract_references(text, kind=kinds[obj.id]):
+            for ref in extract_references(text, kind=kinds[obj.id], fields=resolver.fields):
                 if ref.kind == "morphism" or not resolver.counts(ref):
                     continue
                 target = resolver.resolve(obj.path, ref)

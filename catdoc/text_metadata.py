@@ -155,8 +155,14 @@ def _skip_blank(lines: list[str], i: int) -> int:
 
 def _header_block(lines: list[str], i: int) -> list[tuple[str, str]]:
     """The RFC 2822 headers of the paragraph starting at line `i`, or [] when it is not one."""
-    fields: list[tuple[str, list[str]]] = []
-    for line in lines[i : i + MAX_METADATA_LINES]:
+    return [(name, value) for name, value, _ in header_fields(lines, i)]
+
+
+def header_fields(lines: list[str], i: int) -> list[tuple[str, str, int]]:
+    """(name, value, index of its line) of each RFC 2822 header of the paragraph starting at
+    line `i` (see module doc), or [] when that paragraph is not a header block."""
+    fields: list[tuple[str, list[str], int]] = []
+    for at, line in enumerate(lines[i : i + MAX_METADATA_LINES], i):
         if not line.strip():
             break
         if line[0] in " \t":
@@ -167,10 +173,10 @@ def _header_block(lines: list[str], i: int) -> list[tuple[str, str]]:
         match = _HEADER.match(line)
         if match is None:
             return []
-        fields.append((match.group(1), [match.group(2) or ""]))
+        fields.append((match.group(1), [match.group(2) or ""], at))
     if len(fields) < 2:
         return []
-    return [(name, " ".join(parts)) for name, parts in fields]
+    return [(name, " ".join(parts), at) for name, parts, at in fields]
 
 
 def _field_list(lines: list[str], i: int) -> list[tuple[str, str]]:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import partial
 from typing import Literal
@@ -44,8 +44,9 @@ from urllib.parse import unquote
 
 from catdoc.front_matter import body_lines, normalize_newlines, split_front_matter
 from catdoc.markup import Kind, explicit_kind, scan_structure
+from catdoc.text_metadata import header_fields
 
-RefKind = Literal["object", "morphism", "link", "wiki", "role"]
+RefKind = Literal["object", "morphism", "link", "wiki", "role", "field"]
 
 
 @dataclass(frozen=True)
@@ -108,9 +109,13 @@ _ROLE_LOOKBACK = 100
 
 
 # ---------------------------------------------------------------------------------- public
-def extract_references(text: str, *, kind: Kind = "markdown") -> list[Reference]:
-    """The references of a whole document, in text order by line (see module doc)."""
-    return [found.ref for found in _find(text, kind)]
+def extract_references(
+    text: str, *, kind: Kind = "markdown", fields: Collection[str] = ()
+) -> list[Reference]:
+    """The references of a whole document, in text order by line (see module doc); with them,
+    in reST and plain text, the values of the opening RFC 2822 header block's `fields` (lower
+    case names; a PEP's `Requires: 484, 526` gives two `field` references named `requires`)."""
+    return [found.ref for found in _find(text, kind, fields)]
 
 
 def labels_of(text: str, kind: Kind) -> list[tuple[str, int]]:
@@ -173,8 +178,31 @@ def rename_mentions(
 
 
 # ---------------------------------------------------------------------------------- scanning
-def _find(text: str, kind: Kind) -> list[_Found]:
+def _find(text: str, kind: Kind, fields: Collection[str] = ()) -> list[_Found]:
     lines, offset = body_lines(text, kind)
+    if fields and kind != "markdown":
+        headers = _header_references(lines, offset, fields)
+        if headers:
+            return headers + _find_body(lines, offset, kind)
+    return _find_body(lines, offset, kind)
+
+
+def _header_references(lines: list[str], offset: int, fields: Collection[str]) -> list[_Found]:
+    """Each comma-separated value of the `fields` of an opening RFC 2822 header block."""
+    start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    found: list[_Found] = []
+    for name, value, at in header_fields(lines, start):
+        field = name.lower()
+        if field not in fields:
+            continue
+        for target in value.split(","):
+            if target.strip():
+                ref = Reference("field", " ".join(target.split()), at + offset + 1, field)
+                found.append(_Found(ref))
+    return found
+
+
+def _find_body(lines: list[str], offset: int, kind: Kind) -> list[_Found]:
     code = scan_structure(lines, kind).code
     skip = _decorator_lines(lines)
     for i, is_code in enumerate(code):

@@ -119,6 +119,36 @@ def test_roles_follow_config(bare: CatDoc, tmp_path: Path) -> None:
     }
 
 
+def test_header_fields_follow_config(tmp_path: Path) -> None:
+    CatDoc.init(tmp_path, bare=True)
+    config = tmp_path / ".catdoc/config.yaml"
+    config.write_text(
+        config.read_text().replace(
+            "import:\n",
+            "import:\n  fields:\n    Implements: 'req-{target}'\n    requires: null\n",
+        )
+    )
+    write_tree(
+        tmp_path,
+        {
+            "docs/req-7.txt": "Requirement 7.\n",
+            "docs/pep-0001.txt": "PEP: 1\nTitle: One\n",
+            "docs/design.txt": "Title: Design\nImplements: 7, 8\nRequires: 1\nReplaces: 1\n",
+        },
+    )
+    result = CatDoc(tmp_path).import_documents(["docs"], link=True, category="specs")
+    got = statuses(result)
+    assert got == {
+        ("design", "implements", "7"): "linked",
+        ("design", "implements", "8"): "unresolved",  # not a PEP field: no link to the web
+        ("design", "replaces", "1"): "linked",  # a default field, still there
+    }
+    assert CatDoc(tmp_path).morphism("design-implements-req-7").name == "implements"
+    assert ImportConfig().field_rules == dict.fromkeys(
+        ("requires", "replaces", "superseded-by"), "pep-{target:0>4}"
+    )
+
+
 @pytest.mark.parametrize("bad", ["'{target.real}'", "'{other}'", "'{target!r}'", "'pep'", "'{'"])
 def test_a_bad_role_template_is_refused_with_the_fix(
     bare: CatDoc, tmp_path: Path, bad: str
@@ -459,7 +489,18 @@ def test_python_peps_end_to_end(tmp_path: Path) -> None:
     ref = svc.morphism("pep-0102-ref-pep-0101")
     assert ref.name == "ref"  # :ref:`release-steps` is defined in pep-0101
     external = {r["target"] for r in data["references"] if r["status"] == "external"}
-    assert external == {"635", "636"}  # not in the tree: Sphinx links them to peps.python.org
+    assert external == {"622", "635", "636"}  # not in the tree: they are on peps.python.org
+    superseded = svc.morphism("pep-0102-superseded-by-pep-0101")  # its `Superseded-By: 101`
+    assert (superseded.name, superseded.source, superseded.target) == (
+        "superseded-by",
+        "pep-0102",
+        "pep-0101",
+    )
+    replaces = [r for r in data["references"] if r["kind"] == "field"]
+    assert {(r["source"], r["role"], r["target"]) for r in replaces} == {
+        ("pep-0102", "superseded-by", "101"),
+        ("pep-0634", "replaces", "622"),
+    }
     assert not [r for r in data["references"] if r["status"] == "unresolved"]
     trace = runner.invoke(app, [*base, "trace", "archive", "pep-0102", "--format", "json"])
     assert json.loads(trace.stdout)["found"] is True

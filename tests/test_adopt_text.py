@@ -437,6 +437,26 @@ def test_pep_fixture_tree_references() -> None:
         Reference("link", "archive.rst", 18),
     ]
     assert labels_of((PEPS / "pep-0101.rst").read_text(), "rst") == [("release-steps", 18)]
+    with_fields = extract_references(text, kind="rst", fields={"superseded-by", "replaces"})
+    assert with_fields[0] == Reference("field", "101", 11, "superseded-by")
+    assert with_fields[1:] == extract_references(text, kind="rst")
+
+
+def test_header_fields_name_documents_only_when_asked_and_only_in_the_opening_block() -> None:
+    text = (
+        "---\nid: pep-0700\n---\n"  # front matter shifts the lines
+        "PEP: 700\nTitle: Requires: nothing, really\nRequires: 484,\n   526 ,, 3107\n"
+        "Replaces: 12\n\nRequires: 9 (prose, not a header block)\n"
+    )
+    refs = extract_references(text, kind="text", fields={"requires", "replaces"})
+    assert refs == [
+        Reference("field", "484", 6, "requires"),
+        Reference("field", "526", 6, "requires"),
+        Reference("field", "3107", 6, "requires"),
+        Reference("field", "12", 8, "replaces"),
+    ]
+    assert extract_references(text, kind="text") == []
+    assert extract_references(text, kind="markdown", fields={"requires"}) == []
 
 
 # ---------------------------------------------------------------------------------- fuzzing

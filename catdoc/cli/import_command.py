@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -148,7 +148,7 @@ def _print_result(result: r.ImportResult) -> None:
                 (
                     ref["source"],
                     ref["line"],
-                    f":{ref['role']}:" if ref.get("role") else ref["kind"],
+                    _kind_shown(ref),
                     ref["target"],
                     ref["resolved"] or " or ".join(ref.get("candidates") or ()) or None,
                     ref["status"] + (f" ({ref['morphism']})" if ref["morphism"] else ""),
@@ -208,3 +208,10 @@ def _print_items(items: list[r.ImportItem]) -> None:
             if len(noted) > MAX_ROWS
             else None,
         )
+
+
+def _kind_shown(ref: dict[str, Any]) -> str:
+    """`:doc:` for a role, `Requires:` for a header field, else the kind (`link` …)."""
+    if ref["kind"] == "field":
+        return f"{ref['role'].capitalize()}:"
+    return f":{ref['role']}:" if ref.get("role") else ref["kind"]

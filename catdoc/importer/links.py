@@ -43,7 +43,8 @@ def _link_references(
     """Report every reference; with `link`, keep the resolved ones (see module doc)."""
     imported = {item.object_id for item in planner.items if item.action != "skipped"}
     docs = [d for d in docs if d.object_id in imported]
-    found = [(doc, extract_references(doc.text, kind=doc.kind)) for doc in docs]
+    fields = planner.project.config.import_.field_rules
+    found = [(doc, extract_references(doc.text, kind=doc.kind, fields=fields)) for doc in docs]
     resolver = _resolver(planner.project, found, docs_root)
     inventories = Inventories(planner.project.root)
     existing: dict[tuple[str, str, str], str] = {}
@@ -179,18 +180,21 @@ def _unmatched(
     return "unresolved"
 
 
-WEB_ROLES = frozenset({"pep", "rfc"})
+WEB_ROLES = frozenset({"pep", "rfc", "requires", "replaces", "superseded-by"})
 """Sphinx's roles that name a page on the web (peps.python.org, the RFC index) whatever the
-tree holds: one whose PEP or RFC is no document of the tree is a link out, not a broken one."""
+tree holds, and a PEP's header fields that name PEPs: one whose PEP or RFC is no document of
+the tree is a link out, not a broken one."""
 
 
 def _external(ref: Reference, inventories: Inventories, source_path: str) -> bool:
     """Whether a role names a page of an intersphinx inventory of the document's project, or a
     PEP or RFC that is not in the tree."""
-    if ref.kind != "role":
+    if ref.kind not in ("role", "field"):
         return False
     if ref.role in WEB_ROLES:
         return True
+    if ref.kind == "field":
+        return False
     if ":" not in ref.target:
         return False
     prefix = ref.target.split(":", 1)[0].strip()
