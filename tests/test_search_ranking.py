@@ -326,6 +326,25 @@ def test_a_synonym_the_query_already_matches_is_not_searched(tmp_path: Path) -> 
     assert response.expanded_terms == ["embed", "plant"]
 
 
+def test_a_synonym_the_project_rarely_uses_beside_the_word_is_another_sense(
+    tmp_path: Path,
+) -> None:
+    collected = [  # the project's word is `garbage` (as in garbage collection) …
+        (f"gc-{n}", f"Collector {n}", f"The garbage collector frees cycles, pass {n}.")
+        for n in range(8)
+    ]
+    objects = [
+        *collected,
+        ("bins", "Bins", "Put refuse in the bins."),  # … and `refuse` is another sense
+        ("orders", "Orders", "Customers buy plans; each buy is an order."),
+        *((f"filler-{n}", f"Note {n}", text) for n, text in enumerate(FILLER)),
+    ]
+    svc = CatDoc(write_model(tmp_path / "gc", objects))
+    assert expand(("garbage",)) == {"garbage": ["refuse"]}
+    assert svc.search("garbage collector").expanded_terms == []
+    assert svc.search("purchases", scope="chunks").expanded_terms == ["buy"]  # no `purchase`
+
+
 # ---------------------------------------------------------------------------- word counts
 @pytest.mark.parametrize("scope", ["documents", "chunks"])
 def test_vocabulary_counts_agree_with_counting_matches(tmp_path: Path, scope: str) -> None:

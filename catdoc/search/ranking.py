@@ -19,6 +19,9 @@ says, while the passage that answers the query scores as well as a short page wo
 Django's, SQLAlchemy's and Sphinx's docs (`benchmarks/relevance/`) this signal lifted hybrid
 MRR@10 by 7–29% (see benchmarks/README.md).
 
+Which synonyms count is `engine.SYNONYM_SHARE`'s rule: those the project uses beside the query's
+own word, not only in passing.
+
 `length` is a stub prior: a document shorter than `STUB_SHARE` of the average document counts
 that share of it, every other document 1. BM25's length normalisation gives a word said once in
 a tiny text (a one-paragraph release note, a stub page) the score of a page about it; on Django's
