@@ -491,6 +491,9 @@ SNIPPETS = st.sampled_from(
         "@deco\ndef f():\n",
         "\r\n",
         "\r",
+        "Requires: 8, 484\n",
+        "Title: A, B\n",
+        "  , 9\n",
     ]
 )
 
@@ -502,9 +505,10 @@ SNIPPETS = st.sampled_from(
 def test_parsers_never_fail_and_lines_are_valid(parts: list[str], kind: str) -> None:
     text = "".join(parts)
     count = text.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
-    for ref in extract_references(text, kind=kind):  # type: ignore[arg-type]
+    for ref in extract_references(text, kind=kind, fields={"requires"}):  # type: ignore[arg-type]
         assert 1 <= ref.line <= count and ref.target
         assert ref.target == ref.target.strip()
+        assert ref.kind != "field" or (ref.role == "requires" and "," not in ref.target)
     for label, line in labels_of(text, kind):  # type: ignore[arg-type]
         assert 1 <= line <= count and label == normalize_label(label)
     assert isinstance(text_metadata(text, kind), dict)  # type: ignore[arg-type]
