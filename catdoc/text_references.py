@@ -6,6 +6,7 @@
 | `link` | `[text](other.md)`, `[ref]: other.md` | `` `text <other.rst>`_ `` | `[text](other.md)` |
 | `wiki` | `[[Title]]` | — | `[[Title]]` |
 | `role` | MyST `{doc}`path``, `{ref}`label`` | `:doc:`path``, `:py:class:`~a.B`` … | — |
+| `field` | — | a value of a field asked for, in the opening RFC 2822 header block | same as reST |
 
 **The CatDoc way, in reST and plain text.** There `@` and `#` mostly mean something else:
 decorators (`@property`, `@pytest.fixture`), handles, colours, footnotes. A mention counts only
