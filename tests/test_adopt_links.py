@@ -125,7 +125,8 @@ def test_header_fields_follow_config(tmp_path: Path) -> None:
     config.write_text(
         config.read_text().replace(
             "import:\n",
-            "import:\n  fields:\n    Implements: 'req-{target}'\n    requires: null\n",
+            "import:\n  fields:\n    Implements: 'req-{target}'\n    requires: null\n"
+            "    superseded-by: 'req-{target}'\n",
         )
     )
     write_tree(
@@ -133,7 +134,9 @@ def test_header_fields_follow_config(tmp_path: Path) -> None:
         {
             "docs/req-7.txt": "Requirement 7.\n",
             "docs/pep-0001.txt": "PEP: 1\nTitle: One\n",
-            "docs/design.txt": "Title: Design\nImplements: 7, 8\nRequires: 1\nReplaces: 1\n",
+            "docs/design.txt": (
+                "Title: Design\nImplements: 7, 8\nRequires: 1\nReplaces: 1, 2\nSuperseded-By: 9\n"
+            ),
         },
     )
     result = CatDoc(tmp_path).import_documents(["docs"], link=True, category="specs")
@@ -142,6 +145,8 @@ def test_header_fields_follow_config(tmp_path: Path) -> None:
         ("design", "implements", "7"): "linked",
         ("design", "implements", "8"): "unresolved",  # not a PEP field: no link to the web
         ("design", "replaces", "1"): "linked",  # a default field, still there
+        ("design", "replaces", "2"): "external",  # PEP 2 is on peps.python.org
+        ("design", "superseded-by", "9"): "unresolved",  # req-9: no longer a PEP
     }
     assert CatDoc(tmp_path).morphism("design-implements-req-7").name == "implements"
     assert ImportConfig().field_rules == dict.fromkeys(

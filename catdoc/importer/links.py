@@ -32,7 +32,7 @@ from catdoc.importer.files import _Doc
 from catdoc.importer.intersphinx import Inventories
 from catdoc.importer.names import _unique, slugify
 from catdoc.importer.planner import _Planner
-from catdoc.model import Morphism
+from catdoc.model import DEFAULT_FIELDS, Morphism
 from catdoc.project import Project
 from catdoc.references import Known, Resolver
 
@@ -173,28 +173,29 @@ def _unmatched(
     PEP or RFC on the web), a page Sphinx generates, or nothing known."""
     if candidates:
         return "ambiguous"
-    if _external(ref, inventories, source_path):
+    if _external(resolver, ref, inventories, source_path):
         return "external"
     if _generated(resolver, ref):
         return "generated"
     return "unresolved"
 
 
-WEB_ROLES = frozenset({"pep", "rfc", "requires", "replaces", "superseded-by"})
+WEB_ROLES = frozenset({"pep", "rfc"})
 """Sphinx's roles that name a page on the web (peps.python.org, the RFC index) whatever the
-tree holds, and a PEP's header fields that name PEPs: one whose PEP or RFC is no document of
-the tree is a link out, not a broken one."""
+tree holds: one whose PEP or RFC is no document of the tree is a link out, not a broken one."""
 
 
-def _external(ref: Reference, inventories: Inventories, source_path: str) -> bool:
+def _external(
+    resolver: Resolver, ref: Reference, inventories: Inventories, source_path: str
+) -> bool:
     """Whether a role names a page of an intersphinx inventory of the document's project, or a
-    PEP or RFC that is not in the tree."""
-    if ref.kind not in ("role", "field"):
+    PEP or RFC that is not in the tree (a header field too, while it names PEPs as a PEP's do)."""
+    if ref.kind == "field":
+        return ref.role in DEFAULT_FIELDS and resolver.fields[ref.role] == DEFAULT_FIELDS[ref.role]
+    if ref.kind != "role":
         return False
     if ref.role in WEB_ROLES:
         return True
-    if ref.kind == "field":
-        return False
     if ":" not in ref.target:
         return False
     prefix = ref.target.split(":", 1)[0].strip()
