@@ -92,21 +92,23 @@ class Resolver:
         found.suffixes = tuple(sorted(suffixes | DOCUMENT_SUFFIXES))
         return found
 
+    def _rules(self, ref: Reference) -> dict[str, str] | None:
+        """The rules a role or a header field is read by (None for the other kinds)."""
+        return self.roles if ref.kind == "role" else self.fields if ref.kind == "field" else None
+
     def counts(self, ref: Reference) -> bool:
         """Whether the reference names a document at all (a role or a header field only when
         it is configured)."""
-        if ref.kind == "field":
-            return ref.role in self.fields
-        return ref.kind != "role" or ref.role in self.roles
+        rules = self._rules(ref)
+        return rules is None or ref.role in rules
 
     def name_of(self, ref: Reference) -> str:
         """The morphism type a linked reference gets: the role's or the field's name."""
-        return (ref.role or LINKS) if ref.kind in ("role", "field") else LINKS
+        return (ref.role or LINKS) if self._rules(ref) is not None else LINKS
 
     def resolve(self, source_path: str, ref: Reference) -> str | None:
         """The object id the reference names, or None (unresolved or ambiguous)."""
-        found = self.matches(source_path, ref)
-        return next(iter(found)) if len(found) == 1 else None
+        return sole(self.matches(source_path, ref))
 
     def matches(self, source_path: str, ref: Reference) -> set[str]:
         """Every object id the reference may name: one when it resolves, several when it is
@@ -119,12 +121,10 @@ class Resolver:
             if ref.target in self.ids:
                 return {ref.target}
             return self.names.get(ref.target.casefold(), set())
-        if ref.kind == "field":
-            rule = self.fields.get(ref.role or "")
-        elif ref.kind == "role":
-            rule = self.roles.get(ref.role or "")
-        else:
+        rules = self._rules(ref)
+        if rules is None:
             return set()
+        rule = rules.get(ref.role or "")
         target = ref.target.strip()
         if rule == "path":
             return _some(
@@ -173,8 +173,13 @@ def _joined(folder: str, target: str, docs_root: str) -> str | None:
     return None if norm == ".." or norm.startswith("../") else norm
 
 
+def sole(found: set[str]) -> str | None:
+    """The one object id of `found`; None when it names none or several (ambiguous)."""
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def _some(hit: str | None) -> set[str]:
     return {hit} if hit is not None else set()
 
 
-__all__ = ["LINKS", "Known", "Resolver"]
+__all__ = ["LINKS", "Known", "Resolver", "sole"]

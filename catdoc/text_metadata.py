@@ -159,8 +159,9 @@ def _header_block(lines: list[str], i: int) -> list[tuple[str, str]]:
 
 
 def header_fields(lines: list[str], i: int) -> list[tuple[str, str, int]]:
-    """(name, value, index of its line) of each RFC 2822 header of the paragraph starting at
-    line `i` (see module doc), or [] when that paragraph is not a header block."""
+    """(name, value, index of its line) of each RFC 2822 header of the first paragraph at or
+    after line `i` (see module doc), or [] when that paragraph is not a header block."""
+    i = _skip_blank(lines, i)
     fields: list[tuple[str, list[str], int]] = []
     for at, line in enumerate(lines[i : i + MAX_METADATA_LINES], i):
         if not line.strip():

@@ -181,18 +181,14 @@ def rename_mentions(
 # ---------------------------------------------------------------------------------- scanning
 def _find(text: str, kind: Kind, fields: Collection[str] = ()) -> list[_Found]:
     lines, offset = body_lines(text, kind)
-    if fields and kind != "markdown":
-        headers = _header_references(lines, offset, fields)
-        if headers:
-            return headers + _find_body(lines, offset, kind)
-    return _find_body(lines, offset, kind)
+    headers = _header_references(lines, offset, fields) if fields and kind != "markdown" else []
+    return headers + _find_body(lines, offset, kind)
 
 
 def _header_references(lines: list[str], offset: int, fields: Collection[str]) -> list[_Found]:
     """Each comma-separated value of the `fields` of an opening RFC 2822 header block."""
-    start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     found: list[_Found] = []
-    for name, value, at in header_fields(lines, start):
+    for name, value, at in header_fields(lines, 0):
         field = name.lower()
         if field not in fields:
             continue

@@ -34,7 +34,7 @@ from catdoc.importer.names import _unique, slugify
 from catdoc.importer.planner import _Planner
 from catdoc.model import DEFAULT_FIELDS, Morphism
 from catdoc.project import Project
-from catdoc.references import Known, Resolver
+from catdoc.references import Known, Resolver, sole
 
 
 def _link_references(
@@ -138,7 +138,7 @@ def _entry(
         category = project.category_of_morphism.get(target) if target else None
     else:
         matches = resolver.matches(doc.rel, ref)
-        target = next(iter(matches)) if len(matches) == 1 else None
+        target = sole(matches)
         candidates = sorted(matches) if len(matches) > 1 else []
         category = (
             planner.object_category.get(target) or project.category_of_object.get(target)
