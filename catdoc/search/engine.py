@@ -123,6 +123,11 @@ class _Ranking:
     """The FTS5 expression of the query words or their synonyms (what snippets mark)."""
     hit_terms: frozenset[str]
     signals: Callable[[int], dict[str, float]]
+    others: tuple[int, ...] = ()
+    """Candidates no text signal brought (the vectors' nearest, the passages'): some may still
+    match the words beyond a signal's cut."""
+    reachable: int | None = None
+    """Vector mode, cut at its nearest rows: how many rows have a similarity (all rank)."""
 
 
 @dataclass(frozen=True)
@@ -493,20 +498,23 @@ class SearchEngine:
                 "The query has no words to search for (only punctuation); nothing matched."
             )
             return response
-        wanted = max(CANDIDATES, offset + limit)
-        near = wanted if mode == "vector" else max(VECTOR_CANDIDATES, offset + limit)
-        key = (query, mode, scope, *cond.key(), wanted, near, -1 if matrix is None else len(matrix))
-        ranked = self._rankings.pop(key, None) or self._ranking(
-            parsed, query, mode, scope, cond, weights, matrix, wanted, near
-        )
-        self._rankings[key] = ranked
-        while len(self._rankings) > RANKINGS_KEPT:
-            self._rankings.pop(next(iter(self._rankings)))
+
+        def pool(wanted: int) -> _Ranking:
+            near = wanted if mode == "vector" else VECTOR_CANDIDATES
+            key = (query, mode, scope, *cond.key(), wanted, -1 if matrix is None else len(matrix))
+            ranked = self._rankings.pop(key, None) or self._ranking(
+                parsed, query, mode, scope, cond, weights, matrix, wanted, near
+            )
+            self._rankings[key] = ranked
+            while len(self._rankings) > RANKINGS_KEPT:
+                self._rankings.pop(next(iter(self._rankings)))
+            return ranked
+
+        ranked = pool(CANDIDATES)
+        placed, owner = _placed(pool, offset + limit)
         response.expanded_terms = list(ranked.expanded_terms)
-        response.total = len(ranked.scored)
-        if ranked.capped:  # counted here, not in `_ranking`: passage rankings need no total
-            response.total = max(response.total, self._count(scope, ranked.either, cond))
-        page = ranked.scored[offset : offset + limit]
+        response.total = self._total(scope, cond, ranked)
+        page = placed[offset : offset + limit]
         rowids = [rowid for _, _, rowid in page]
         facts = self._facts(scope, set(rowids))
         marks = self.index.snippets(scope, ranked.either, rowids)
@@ -526,7 +534,7 @@ class SearchEngine:
                 matched_concepts=[c for c, terms in fact.concepts if ranked.hit_terms & terms],
             )
             if debug:
-                signals = ranked.signals(rowid)
+                signals = owner[rowid].signals(rowid)
                 hit.signals = _debug_signals(signals, ranking.combine(signals, weights))
             if scope == "chunks":
                 hit.heading_path = json.loads(row["heading"])
@@ -587,6 +595,7 @@ class SearchEngine:
             if len(allowed) <= FEW_ALLOWED:  # score those rows instead of filtering matches
                 among = allowed
         bm25: dict[int, float] = {}
+        cut = False  # a text signal stopped at `wanted` rows: more rows may match
         scored_units: tuple[dict[int, float], dict[int, float]] | None = None
         if among is not None:  # only these rows compete on the words
             if per_unit:  # the units' passes find the rows; a pass of the whole query would too
@@ -599,11 +608,13 @@ class SearchEngine:
             every = parsed.fts_all()
             if every:
                 bm25 = dict(index.match(scope, every, cond, wanted))
+                cut = len(bm25) == wanted
             if len(bm25) < wanted:
-                bm25 |= {
-                    k: v for k, v in index.match(scope, original, cond, wanted) if k not in bm25
-                }
+                some = index.match(scope, original, cond, wanted)
+                cut = len(some) == wanted
+                bm25 |= {k: v for k, v in some if k not in bm25}
         wordnet = dict(index.match(scope, expanded, cond, wanted)) if expanded else {}
+        cut = cut or len(wordnet) == wanted
         passage = (
             self._best_passages(
                 parsed,
@@ -618,9 +629,14 @@ class SearchEngine:
             else {}
         )
         vector = {}
+        reachable = None
         if similarity is not None:
-            vector = semantic.nearest(similarity.result(), near, [*bm25, *wordnet, *passage])
+            found = similarity.result()
+            vector = semantic.nearest(found, near, [*bm25, *wordnet, *passage])
+            if mode == "vector" and near < len(found.scores):
+                reachable = len(found.scores)  # every allowed row ranks by its similarity
         candidates = set(bm25) | set(wordnet) | set(vector) | set(passage)
+        others = tuple(sorted(candidates - bm25.keys() - wordnet.keys()))
         facts = self._facts(scope, candidates)
         query_terms = frozenset(t for terms in index.stem_words(parsed.words) for t in terms)
         hit_terms = query_terms | {t for terms in index.stem_words(synonyms) for t in terms}
@@ -668,8 +684,16 @@ class SearchEngine:
             scored.append((-score, fact.row["id"], rowid))
         scored.sort()
         either = any_of([e for e in (original, expanded) if e])
-        capped = len(bm25) == wanted or len(wordnet) == wanted
-        return _Ranking(scored, capped, tuple(synonyms), either, hit_terms, signals_of)
+        return _Ranking(
+            scored,
+            cut or reachable is not None,
+            tuple(synonyms),
+            either,
+            hit_terms,
+            signals_of,
+            others,
+            reachable,
+        )
 
     def _best_passages(
         self,
@@ -823,6 +847,16 @@ class SearchEngine:
                 return self.index.rows_with(scope, stems[0])
         return self._count(scope, unit)
 
+    def _total(self, scope: str, cond: Condition, ranked: _Ranking) -> int:
+        """How many rows the whole ranking `_placed` pages through holds: the rows matching
+        the words (or their synonyms) and the others its candidates brought."""
+        if not ranked.capped:
+            return len(ranked.scored)
+        if ranked.reachable is not None:
+            return ranked.reachable
+        worded = self.index.scores(scope, cond.fts(ranked.either), ranked.others)
+        return self._count(scope, ranked.either, cond) + len(ranked.others) - len(worded)
+
     def _count(self, scope: str, expression: str, cond: Condition | None = None) -> int:
         """How many rows match an expression under the filters ('': every row of the scope),
         remembered until the next write (so paging through a query counts its matches once)."""
@@ -955,6 +989,31 @@ def _build_note(stats: SyncStats) -> list[str]:
 
 def _kind(scope: str) -> str:
     return "doc" if scope == "documents" else "chunk"
+
+
+def _placed(
+    pool: Callable[[int], _Ranking], end: int
+) -> tuple[list[tuple[float, str, int]], dict[int, _Ranking]]:
+    """The first `end` rows of a query's whole ranking, each with the ranking that placed it.
+    Places [0, CANDIDATES) hold the best of the pool ranked from CANDIDATES rows per signal;
+    each later block [W, 2W) the best rows not placed before of the pool ranked from 2W. Pools
+    grow by whole blocks, never by the page asked for, so a row's place does not depend on the
+    page: paging through a ranking never repeats or skips a row (a larger pool holds every row
+    of a smaller one, and re-ranks them)."""
+    placed: list[tuple[float, str, int]] = []
+    owner: dict[int, _Ranking] = {}
+    start, wanted = 0, CANDIDATES
+    while start < end:
+        ranked = pool(wanted)
+        fresh = [entry for entry in ranked.scored if entry[2] not in owner]
+        if ranked.capped:
+            fresh = fresh[: wanted - start]
+        owner.update((rowid, ranked) for *_, rowid in fresh)
+        placed += fresh
+        if not ranked.capped or len(placed) < wanted:
+            break
+        start, wanted = wanted, wanted * 2
+    return placed, owner
 
 
 def _check_arguments(query: str, mode: str, scope: str, limit: int, offset: int) -> None:

@@ -497,7 +497,8 @@ class SearchIndex:
         sql, params = self._matching(scope, cond)
         table = "docs_fts" if scope == "documents" else "chunks_fts"
         rows = self.conn.execute(
-            f"SELECT {table}.rowid, -{_bm25(scope)} AS s {sql} ORDER BY s DESC LIMIT ?",
+            f"SELECT {table}.rowid, -{_bm25(scope)} AS s {sql} "
+            f"ORDER BY s DESC, {table}.rowid LIMIT ?",  # ties in one order: pools nest
             (cond.fts(expression), *params, limit),
         )
         return [(rowid, score) for rowid, score in rows]
