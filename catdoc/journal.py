@@ -14,25 +14,34 @@ several files goes through a journal, `.catdoc/journal.json`:
 Recovery (run before every load and every edit) finishes a `committed` journal (renames the temps
 that are still there, removes the files to delete that are still there) and undoes a `prepared`
 one (removes its temps). Either way the files end as wholly before or wholly after the write.
+
+A journal is data, and data can be planted (committed to a repository, say): recovery acts only
+on a journal every entry of which this module could have written, a target inside the project
+and outside any version control folder (`.git/` holds hooks and configuration that run
+commands), its temp file beside it and named as `commit_files` names it, a file to delete under
+`.catdoc/`. Any other journal is set aside (`journal.json.refused`) and nothing is done.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from catdoc.errors import IO_ERROR, PATH_OUTSIDE_PROJECT, CatDocError
+from catdoc.vcs_paths import in_vcs_metadata
 from catdoc.writeback import new_file_mode
 
 JOURNAL_NAME = "journal.json"
 _TEMP_SUFFIX = ".catdoc-tmp"
+_CATDOC_DIR = ".catdoc"
 
 
 def journal_path(root: Path) -> Path:
-    return root / ".catdoc" / JOURNAL_NAME
+    return root / _CATDOC_DIR / JOURNAL_NAME
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -66,8 +75,11 @@ def _write_journal(root: Path, state: str, entries: list[dict[str, str | bool]])
 
 
 def _inside(root: Path, rel: str) -> Path | None:
-    """`root / rel` if it stays inside the root (a journal is data, and data can be planted)."""
-    if "\0" in rel or os.path.isabs(rel):
+    """`root / rel` if it stays inside the root and out of version control folders; `rel` as
+    `commit_files` writes it (no `.` or `..` step, no empty one)."""
+    if "\0" in rel or os.path.isabs(rel) or in_vcs_metadata(rel) is not None:
+        return None
+    if any(step in ("", ".", "..") for step in rel.split("/")):
         return None
     path = root / rel
     try:
@@ -88,6 +100,14 @@ def commit_files(root: Path, writes: Mapping[Path, str], deletes: Collection[Pat
     Call it holding the project lock. A single file skips the journal: its rename (or its
     removal) is atomic. A file to delete that is already gone is no error.
     """
+    for target in writes:
+        vcs = in_vcs_metadata(target.relative_to(root))
+        if vcs is not None:
+            raise CatDocError(
+                PATH_OUTSIDE_PROJECT,
+                f"{_rel(root, target)} is in {vcs}; nothing was changed.",
+                f"CatDoc writes no file in {vcs}, the version control system's own files.",
+            )
     gone = _deletable(root, deletes, writes)
     if not writes and not gone:
         return
@@ -144,11 +164,12 @@ def _deletable(root: Path, deletes: Collection[Path], writes: Mapping[Path, str]
             rel = _rel(root, path)
         except ValueError:
             rel = None
-        if rel is None or _inside(root, rel) is None:
+        if rel is None or _inside(root, rel) is None or not rel.startswith(f"{_CATDOC_DIR}/"):
             raise CatDocError(
                 PATH_OUTSIDE_PROJECT,
-                f"{path} is outside the project root {root}; nothing was changed.",
-                "Only files inside the project can be deleted by an edit.",
+                f"{path} is not a file of the project's {_CATDOC_DIR}/; nothing was changed.",
+                f"An edit deletes only CatDoc's own files, under {_CATDOC_DIR}/ (a recovered "
+                "write may delete nothing else).",
             )
         if path in writes:
             raise ValueError(f"{rel} is both written and deleted")
@@ -188,14 +209,14 @@ def recover(root: Path) -> str | None:
         # Written atomically, so a journal we cannot read was never ours: set it aside.
         path.replace(path.with_name(f"{JOURNAL_NAME}.unreadable"))
         return "set aside an unreadable journal"
-    for target_rel, temp_rel in entries:
-        if temp_rel is None:
-            doomed = _inside(root, target_rel)
-            if state == "committed" and doomed is not None:
-                _delete(doomed)
-            continue
-        target, temp = _inside(root, target_rel), _inside(root, temp_rel)
-        if target is None or temp is None or not temp.name.endswith(_TEMP_SUFFIX):
+    checked = [_checked(root, target, temp) for target, temp in entries]
+    if state not in ("prepared", "committed") or None in checked:
+        path.replace(path.with_name(f"{JOURNAL_NAME}.refused"))
+        return "set aside a journal naming files CatDoc does not write"
+    for target, temp in (pair for pair in checked if pair is not None):
+        if temp is None:
+            if state == "committed":
+                _delete(target)
             continue
         if state == "committed" and temp.is_file() and not temp.is_symlink():
             os.replace(temp, target)
@@ -204,6 +225,25 @@ def recover(root: Path) -> str | None:
     path.unlink(missing_ok=True)
     _fsync_dir(path.parent)
     return "finished an interrupted write" if state == "committed" else "undid an interrupted write"
+
+
+def _checked(root: Path, target_rel: str, temp_rel: str | None) -> tuple[Path, Path | None] | None:
+    """(target, temp) of an entry `commit_files` could have written, else None: a target in
+    the project and out of version control folders, its temp beside it and named for it, a
+    file to delete (no temp) under `.catdoc/`."""
+    target = _inside(root, target_rel)
+    if target is None:
+        return None
+    if temp_rel is None:
+        return (target, None) if target_rel.startswith(f"{_CATDOC_DIR}/") else None
+    temp = _inside(root, temp_rel)
+    named = re.fullmatch(
+        rf"\.{re.escape(target.name)}\.[0-9a-f]{{8}}{re.escape(_TEMP_SUFFIX)}",
+        temp.name if temp else "",
+    )
+    if temp is None or temp.parent != target.parent or named is None:
+        return None
+    return target, temp
 
 
 __all__ = ["commit_files", "journal_path", "pending", "recover"]

@@ -44,6 +44,7 @@ from catdoc.model import (
     NaturalTransformation,
     setting_range,
 )
+from catdoc.vcs_paths import VCS_METADATA, in_vcs_metadata
 
 CATDOC_DIR = ".catdoc"
 MODEL_FILE = "category.yaml"
@@ -101,6 +102,14 @@ def resolve_inside(root: Path, user_path: str | Path) -> Path:
             "Give a path inside the project (relative to its root); `..`, absolute paths "
             "elsewhere and symlinks that leave the project are refused.",
         )
+    vcs = in_vcs_metadata(target.relative_to(base))
+    if vcs is not None:
+        raise CatDocError(
+            PATH_OUTSIDE_PROJECT,
+            f"Path {str(user_path)!r} is in {vcs}, the version control system's own files.",
+            f"Documents live outside {vcs}: its configuration and hooks are not documents, "
+            "and CatDoc neither reads nor writes them.",
+        )
     return target
 
 
@@ -148,6 +157,8 @@ class InsideResolver:
         parent, _, name = rel.rpartition("/")
         if name in ("", ".", "..") or rel.startswith("/") or "\0" in rel:
             return None
+        if name.casefold() in VCS_METADATA:
+            return None  # resolved whole, which refuses it
         folder = self._dirs.get(parent)
         if folder is None:
             try:

@@ -37,17 +37,28 @@ def fresh(root: Path, documents: int = 3) -> CatDoc:
 # ---------------------------------------------------------------------- journal
 def test_a_write_and_a_delete_happen_together(tmp_path: Path) -> None:
     (tmp_path / ".catdoc").mkdir()
-    (tmp_path / "old.md").write_text("old")
-    journal.commit_files(tmp_path, {tmp_path / "new.md": "new"}, [tmp_path / "old.md"])
+    old = tmp_path / ".catdoc" / "old.md"
+    old.write_text("old")
+    journal.commit_files(tmp_path, {tmp_path / "new.md": "new"}, [old])
     assert (tmp_path / "new.md").read_text() == "new"
-    assert not (tmp_path / "old.md").exists() and not journal.pending(tmp_path)
+    assert not old.exists() and not journal.pending(tmp_path)
 
 
 def test_a_lone_delete_and_a_missing_file_are_fine(tmp_path: Path) -> None:
     (tmp_path / ".catdoc").mkdir()
-    (tmp_path / "old.md").write_text("old")
-    journal.commit_files(tmp_path, {}, [tmp_path / "old.md", tmp_path / "never.md"])
-    assert not (tmp_path / "old.md").exists()
+    old = tmp_path / ".catdoc" / "old.md"
+    old.write_text("old")
+    journal.commit_files(tmp_path, {}, [old, tmp_path / ".catdoc" / "never.md"])
+    assert not old.exists()
+
+
+def test_only_catdocs_own_files_are_deleted(tmp_path: Path) -> None:
+    (tmp_path / ".catdoc").mkdir()
+    (tmp_path / "mine.md").write_text("mine")
+    with pytest.raises(CatDocError) as caught:
+        journal.commit_files(tmp_path, {tmp_path / "new.md": "new"}, [tmp_path / "mine.md"])
+    assert caught.value.code == PATH_OUTSIDE_PROJECT
+    assert (tmp_path / "mine.md").read_text() == "mine" and not (tmp_path / "new.md").exists()
 
 
 def test_a_delete_outside_the_root_is_refused_and_nothing_changes(tmp_path: Path) -> None:
@@ -75,10 +86,10 @@ def test_a_delete_through_a_linked_folder_that_leaves_the_root_is_refused(tmp_pa
 
 def test_a_committed_delete_is_finished_and_a_prepared_one_undone(tmp_path: Path) -> None:
     (tmp_path / ".catdoc").mkdir()
-    doomed = tmp_path / "doomed.md"
+    doomed = tmp_path / ".catdoc" / "doomed.md"
     for state, survives in (("prepared", True), ("committed", False)):
         doomed.write_text("x")
-        journal._write_journal(tmp_path, state, [{"target": "doomed.md", "delete": True}])
+        journal._write_journal(tmp_path, state, [{"target": ".catdoc/doomed.md", "delete": True}])
         journal.recover(tmp_path)
         assert doomed.exists() is survives and not journal.pending(tmp_path)
 
@@ -97,19 +108,28 @@ def test_a_planted_delete_cannot_reach_outside_the_project(tmp_path: Path) -> No
 # ---------------------------------------------------------------------- edits
 def test_an_edit_deletes_a_file_with_its_writes(tmp_path: Path) -> None:
     svc = fresh(tmp_path)
-    (tmp_path / "docs" / "gone.md").write_text("bye")
+    (tmp_path / ".catdoc" / "gone.md").write_text("bye")
 
     def apply(edit) -> None:
         edit.upsert_category("notes", {"name": "Notes"})
-        edit.delete_file("docs/gone.md")
+        edit.delete_file(".catdoc/gone.md")
 
     outcome = edit_model(svc.project(), apply, validate=False)
-    assert outcome.deleted == ["docs/gone.md"] and outcome.files == [MODEL]
-    assert not (tmp_path / "docs" / "gone.md").exists()
+    assert outcome.deleted == [".catdoc/gone.md"] and outcome.files == [MODEL]
+    assert not (tmp_path / ".catdoc" / "gone.md").exists()
     assert "notes" in load_project(tmp_path).category_by_id
 
 
-@pytest.mark.parametrize(("path", "code"), [("../x.md", PATH_OUTSIDE_PROJECT), ("docs", None)])
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [
+        ("../x.md", PATH_OUTSIDE_PROJECT),
+        ("docs/example.md", PATH_OUTSIDE_PROJECT),  # not CatDoc's own file
+        (".catdoc/../docs/example.md", PATH_OUTSIDE_PROJECT),
+        ("docs", PATH_OUTSIDE_PROJECT),
+        (".catdoc", None),
+    ],
+)
 def test_an_edit_refuses_a_path_outside_or_a_folder(
     tmp_path: Path, path: str, code: str | None
 ) -> None:

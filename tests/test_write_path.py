@@ -293,7 +293,7 @@ def test_a_crash_after_the_commit_point_is_finished_on_the_next_load(
 def test_a_crash_before_the_commit_point_is_undone(root: Path) -> None:
     before = snapshot(root)
     model = root / ".catdoc/category.yaml"
-    temp = model.with_name(".category.yaml.dead.catdoc-tmp")
+    temp = model.with_name(".category.yaml.deadbeef.catdoc-tmp")
     temp.write_text("half")
     journal._write_journal(
         root,
@@ -315,6 +315,99 @@ def test_a_planted_journal_cannot_write_outside_the_project(root: Path, tmp_path
     )
     load_project(root)
     assert outside.read_text() == "safe"
+
+
+def plant(root: Path, state: str, entries: list[dict[str, str | bool]], files: list[str]) -> None:
+    """A journal as a repository could carry it, with the (executable) temp files it names."""
+    for rel in files:
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("#!/bin/sh\necho planted\n")
+        path.chmod(0o755)
+    journal._write_journal(root, state, entries)
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
+        # a hook: git runs it on the next checkout
+        [{"target": ".git/hooks/post-checkout", "temp": "notes.catdoc-tmp"}],
+        # even with its temp named as CatDoc names them, beside it
+        [{"target": ".git/config", "temp": ".git/.config.0123abcd.catdoc-tmp"}],
+        [{"target": ".GIT/config", "temp": ".GIT/.config.0123abcd.catdoc-tmp"}],
+        # a temp not beside its target, or not named for it
+        [{"target": "README.md", "temp": "notes.catdoc-tmp"}],
+        [{"target": "README.md", "temp": "docs/.README.md.0123abcd.catdoc-tmp"}],
+        # a user's file to delete (CatDoc deletes only its own, under .catdoc/)
+        [{"target": "README.md", "delete": True}],
+        [{"target": ".catdoc/../README.md", "delete": True}],
+    ],
+)
+def test_a_planted_journal_is_set_aside_untouched(
+    root: Path, entries: list[dict[str, str | bool]]
+) -> None:
+    (root / "README.md").write_text("mine")
+    (root / ".git" / "hooks").mkdir(parents=True)
+    (root / ".git" / "config").write_text("[core]\n")
+    temps = [str(entry["temp"]) for entry in entries if "temp" in entry]
+    # one entry CatDoc could have written does not make the others CatDoc's
+    plant(root, "committed", [{"target": ".catdoc/category.yaml", "delete": True}, *entries], temps)
+    before = snapshot(root)
+    model = load_project(root)  # recovery runs first
+    assert "requirements" in model.category_by_id  # the model file was not deleted either
+    assert not (root / ".git" / "hooks" / "post-checkout").exists()
+    assert (root / ".git" / "config").read_text() == "[core]\n"
+    assert (root / "README.md").read_text() == "mine"
+    assert not journal.pending(root)
+    assert (root / ".catdoc" / "journal.json.refused").is_file()
+    after = snapshot(root)
+    after.pop(".catdoc/journal.json.refused")
+    before.pop(".catdoc/journal.json")
+    assert after == before
+
+
+def test_a_journal_as_catdoc_writes_it_is_still_finished(root: Path) -> None:
+    model = root / ".catdoc" / "category.yaml"
+    text = model.read_text() + "# finished\n"
+    temp = ".catdoc/.category.yaml.0a1b2c3d.catdoc-tmp"
+    plant(
+        root,
+        "committed",
+        [
+            {"target": ".catdoc/category.yaml", "temp": temp},
+            {"target": ".catdoc/gone.md", "delete": True},
+        ],
+        [temp, ".catdoc/gone.md"],
+    )
+    (root / temp).write_text(text)
+    load_project(root)
+    assert model.read_text() == text and not (root / ".catdoc" / "gone.md").exists()
+
+
+@pytest.mark.parametrize("path", [".git/config", ".git/hooks/pre-commit", "docs/.hg/hgrc"])
+def test_no_document_is_written_in_a_version_control_folder(root: Path, path: str) -> None:
+    (root / ".git").mkdir(exist_ok=True)
+    (root / ".git" / "config").write_text("[core]\n")
+    with pytest.raises(CatDocError) as caught:
+        CatDoc(root).upsert_object("requirements", "req-x", {"path": path}, content="[core]\n")
+    assert caught.value.code == PATH_OUTSIDE_PROJECT
+    assert ".git" in caught.value.message or ".hg" in caught.value.message
+    assert (root / ".git" / "config").read_text() == "[core]\n"
+    assert not (root / path).exists() or path == ".git/config"
+
+
+def test_a_document_linked_into_git_is_not_read(root: Path) -> None:
+    (root / ".git").mkdir(exist_ok=True)
+    (root / ".git" / "config").write_text("[remote]\n\turl = https://token@example.com\n")
+    svc = CatDoc(root)
+    svc.upsert_object("requirements", "req-x", {"path": "docs/config.md"})
+    (root / "docs" / "config.md").symlink_to(root / ".git" / "config")  # after the model said so
+    with pytest.raises(CatDocError) as caught:
+        svc.upsert_object("requirements", "req-y", {"path": "docs/config.md"})
+    assert caught.value.code == PATH_OUTSIDE_PROJECT
+    shown = svc.show_object("req-x")
+    assert "token" not in (shown.content or "")
+    assert ".git" in (shown.content_error or "")
 
 
 KILL_CHILD = textwrap.dedent(
@@ -407,3 +500,20 @@ def test_two_concurrent_imports_keep_both(tmp_path: Path) -> None:
             else:
                 assert '"BUSY"' in err, err
                 assert not wanted & ids
+
+
+def test_content_is_written_over_the_objects_own_document_only(root: Path) -> None:
+    svc = CatDoc(root)
+    (root / "README.md").write_text("mine")
+    cart = svc.show_object("req-cart").path
+    assert cart is not None
+    before = (root / cart).read_text()
+    for ident, path in (("req-new", "README.md"), ("req-new", cart), ("req-login", "README.md")):
+        with pytest.raises(CatDocError) as caught:
+            svc.upsert_object("requirements", ident, {"path": path}, content="written over")
+        assert "not this object's document" in caught.value.message
+    assert (root / "README.md").read_text() == "mine" and (root / cart).read_text() == before
+    svc.upsert_object("requirements", "req-cart", {}, content="its own text")
+    assert (root / cart).read_text() == "its own text"
+    svc.upsert_object("requirements", "req-new", {"path": "docs/new.md"}, content="a new file")
+    assert (root / "docs" / "new.md").read_text() == "a new file"

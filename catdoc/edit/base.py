@@ -15,7 +15,14 @@ from ruamel.yaml.comments import CommentedMap
 from catdoc import parsed_cache
 from catdoc.edit.entries import EntryFile
 from catdoc.edit.review_intents import ReviewIntents
-from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError, closest, quoted
+from catdoc.errors import (
+    NOT_FOUND,
+    PATH_OUTSIDE_PROJECT,
+    VALIDATION_ERROR,
+    CatDocError,
+    closest,
+    quoted,
+)
 from catdoc.model import DocObject, PathSpec, as_path
 from catdoc.project import (
     CACHE_DIR,
@@ -129,9 +136,17 @@ class EditBase:
         self._real_root = project.root.resolve()
 
     def delete_file(self, rel: str) -> None:
-        """Remove a file of the project (a path relative to the root) in the edit's write: it
-        is gone exactly when the edit's other files are written. A folder is refused."""
+        """Remove a file of CatDoc's own (a path under `.catdoc/`, relative to the root) in the
+        edit's write: it is gone exactly when the edit's other files are written. A folder is
+        refused, and so is any other file: only those may a recovered journal delete (see
+        `catdoc.journal`)."""
         path = resolve_inside(self.root, rel)
+        if not path.is_relative_to(self._real_root / CATDOC_DIR):
+            raise CatDocError(
+                PATH_OUTSIDE_PROJECT,
+                f"{rel} is not under {CATDOC_DIR}/; an edit deletes only CatDoc's own files.",
+                "Remove other files yourself (an edit removes an entity, never its document).",
+            )
         if path.is_dir():
             raise CatDocError(
                 VALIDATION_ERROR,

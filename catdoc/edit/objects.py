@@ -109,9 +109,12 @@ class ObjectOperations(EditBase):
             )
         existing = self._object_node(category_id, object_id) if home else None
         if content is not None:
-            rel_path = fields.get("path") or (existing.get("path") if existing else None)
+            own = existing.get("path") if existing else None
+            rel_path = fields.get("path") or own
             fields["path"] = self._write_document(
-                str(rel_path) if rel_path else f"docs/{category_id}/{object_id}.md", content
+                str(rel_path) if rel_path else f"docs/{category_id}/{object_id}.md",
+                content,
+                self._own_document(own),
             )
         if "path" in fields and fields["path"] is not None:
             fields["path"] = self._document_path(str(fields["path"]))
@@ -154,7 +157,19 @@ class ObjectOperations(EditBase):
             )
         return rel
 
-    def _write_document(self, user_path: str, content: str) -> str:
+    def _own_document(self, path: object) -> str | None:
+        """An object's document path as stored, or None (no path, or one now refused)."""
+        if not path:
+            return None
+        try:
+            return self._document_path(str(path))
+        except CatDocError:
+            return None
+
+    def _write_document(self, user_path: str, content: str, own: str | None) -> str:
+        """Write the document of an object whose document is `own` (None: it has none yet).
+        A file that exists is written over only when it is that document: any other file there
+        is somebody's (another object's document, a README, a build script)."""
         rel = self._document_path(user_path)
         target = self.root / rel
         if target.is_symlink() or (target.exists() and not target.is_file()):
@@ -162,6 +177,13 @@ class ObjectOperations(EditBase):
                 VALIDATION_ERROR,
                 f"{rel} exists and is not a regular file; the document was not written.",
                 "Choose another path.",
+            )
+        if rel != own and target.exists():
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{rel} exists and is not this object's document; it was not written over.",
+                "Give the object that path without content to take the file as it is, or "
+                "choose another path for the new text.",
             )
         if "\0" in content:
             raise CatDocError(VALIDATION_ERROR, "Document content must not hold NUL bytes.")
