@@ -11,6 +11,7 @@ import pytest
 from mcp import Client
 from mcp_project import MODEL, data_of, error_of, make_project, served_tools
 
+from catdoc.errors import CatDocError
 from catdoc.mcp_server import build_server
 from catdoc.service import CatDoc
 
@@ -174,3 +175,28 @@ async def test_no_output_contains_environment_secrets(
         outputs.append(result.model_dump_json())
     assert not any("sk-do-not-leak-4711" in out for out in outputs)
     assert os.environ["CATDOC_TEST_TOKEN"] == "sk-do-not-leak-4711"
+
+
+
+def nested(depth: int) -> object:
+    value: object = "x"
+    for _ in range(depth):
+        value = {"k": value}
+    return value
+
+
+async def test_metadata_nested_past_the_limit_is_a_validation_error(
+    client: Client, svc: CatDoc, root: Path
+) -> None:
+    before = (root / ".catdoc" / "category.yaml").read_bytes()
+    result = await client.call_tool(
+        "catdoc_upsert_object",
+        {"categoryId": "requirements", "objectId": "deep", "metadata": {"m": nested(70)}},
+    )
+    error = error_of(result)
+    assert error["code"] == "VALIDATION_ERROR" and "nested more than" in error["message"]
+    for depth in (600, 50_000):  # deeper than a client serialises, or Python's stack
+        with pytest.raises(CatDocError) as caught:
+            svc.upsert_object("requirements", "deep", {"metadata": {"m": nested(depth)}})
+        assert caught.value.code == "VALIDATION_ERROR"
+    assert (root / ".catdoc" / "category.yaml").read_bytes() == before

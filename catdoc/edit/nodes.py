@@ -8,7 +8,9 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.model import PathSpec, as_path
+from catdoc.yaml_source import MAX_NESTING
 
 
 def flow_safe(items: Any) -> bool:
@@ -50,6 +52,14 @@ def set_fields(node: Any, fields: Mapping[str, Any], order: tuple[str, ...]) -> 
         if key not in fields or key == "content":
             continue
         value = fields[key]
+        if _deeper_than(value, MAX_NESTING):
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{key}: mappings and lists are nested more than {MAX_NESTING} deep; nothing "
+                "was written.",
+                "Flatten the data (for example, keep deep structures in a document file and "
+                "point to it).",
+            )
         if key == "metadata" and value is not None:
             meta = node.get("metadata")
             if not isinstance(meta, dict):
@@ -130,6 +140,22 @@ def remove_where(node: Any, key: str, doomed: Any) -> None:
             del seq[index]
     if not seq:
         del node[key]
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether mappings and lists nest more than `limit` deep in `value`, walked level by level
+    without recursion: a given value may nest deeper than Python's stack."""
+    level = [value] if isinstance(value, Mapping | list | tuple) else []
+    for _depth in range(limit):
+        if not level:
+            return False
+        level = [
+            item
+            for held in level
+            for item in (held.values() if isinstance(held, Mapping) else held)
+            if isinstance(item, Mapping | list | tuple)
+        ]
+    return bool(level)
 
 
 def plain(value: Any) -> Any:
