@@ -177,7 +177,6 @@ async def test_no_output_contains_environment_secrets(
     assert os.environ["CATDOC_TEST_TOKEN"] == "sk-do-not-leak-4711"
 
 
-
 def nested(depth: int) -> object:
     value: object = "x"
     for _ in range(depth):
@@ -200,3 +199,16 @@ async def test_metadata_nested_past_the_limit_is_a_validation_error(
             svc.upsert_object("requirements", "deep", {"metadata": {"m": nested(depth)}})
         assert caught.value.code == "VALIDATION_ERROR"
     assert (root / ".catdoc" / "category.yaml").read_bytes() == before
+
+
+async def test_documents_of_ids_that_look_like_paths_are_read(client: Client) -> None:
+    for ident in ("a:b", "C:notes", "x/y"):  # a drive letter, a path: ids all the same
+        result = await client.call_tool(
+            "catdoc_upsert_object",
+            {"categoryId": "requirements", "objectId": ident, "content": f"text of {ident}"},
+        )
+        data_of(result)
+        quoted = ident.replace(":", "%3A").replace("/", "%2F")
+        for uri in {f"catdoc://objects/{ident.replace('/', '%2F')}", f"catdoc://objects/{quoted}"}:
+            read = await client.read_resource(uri)
+            assert read.contents[0].text == f"text of {ident}"  # type: ignore[union-attr]
