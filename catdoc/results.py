@@ -238,6 +238,11 @@ class InitResult(Result):
     backup: str | None = Field(
         None, description="Where the files a forced init replaced were copied (project-relative)."
     )
+    set_aside: list[str] = Field(
+        default_factory=list,
+        description="Model files a forced init moved into the backup (`categories/*.yaml`): "
+        "the new model is the template alone.",
+    )
 
 
 class ImportItem(Result):

@@ -23,7 +23,15 @@ from catdoc import results as r
 from catdoc.errors import ALREADY_EXISTS, IO_ERROR, CatDocError
 from catdoc.journal import JOURNAL_NAME
 from catdoc.lock import LOCK_NAME
-from catdoc.project import CACHE_DIR, CATDOC_DIR, CONFIG_FILE, MODEL_FILE, inside_catdoc
+from catdoc.project import (
+    CACHE_DIR,
+    CATDOC_DIR,
+    CONFIG_FILE,
+    EXTRA_DIR,
+    MODEL_FILE,
+    inside_catdoc,
+    model_files,
+)
 from catdoc.writeback import atomic_write
 
 EXAMPLE_DOCUMENT = "docs/example.md"
@@ -99,9 +107,11 @@ def init_project(
 
     `bare`: config.yaml (with the composition-closure lint off, see `BARE_CONFIG_TAIL`) and an
     empty model, no example document.
-    Only the template's files are (over)written; anything else already in `.catdoc/` is kept, and
-    every file whose content `force` replaces is first copied to `.catdoc/backups/init-<UTC
-    time>/`. Refused without `force` inside another project (a nested project is rarely meant).
+    Only the template's files are (over)written, and every file whose content `force` replaces
+    is first copied to `.catdoc/backups/init-<UTC time>/`; the model's other files
+    (`categories/*.yaml`) are moved there, so the new model is the template alone; anything
+    else already in `.catdoc/` is kept. Refused without `force` inside another project (a nested
+    project is rarely meant).
     Nothing is written when `.catdoc/` or any file to write leads outside the project (symlink)
     or is not a file; a write that fails puts back every file as it was.
     """
@@ -127,8 +137,9 @@ def init_project(
             ALREADY_EXISTS,
             f"{root} is a CatDoc project already ({catdoc} exists); nothing was changed.",
             "Pass --force (MCP: force: true) to rewrite the template files (category.yaml, "
-            "config.yaml, docs/example.md); the ones it replaces are kept in "
-            f".catdoc/{BACKUP_DIR}/, other files in .catdoc/ are left alone.",
+            "config.yaml, docs/example.md); the ones it replaces, and the model's other files "
+            f"(categories/*.yaml), are kept in .catdoc/{BACKUP_DIR}/; other files in .catdoc/ "
+            "are left alone.",
         )
     outer = None if existed else enclosing_project(root)
     if outer is not None and not force:
@@ -161,9 +172,16 @@ def init_project(
     missing = [entry for entry in _IGNORED if entry not in lines]
     if missing:
         plan.append((".gitignore", "\n".join([*lines, *missing]) + "\n"))
+    extra = [  # the model's other files: left in place, they would join the template's model
+        path.relative_to(catdoc).as_posix()
+        for path in (model_files(root) if existed else [])
+        if path.parent.name == EXTRA_DIR
+    ]
     with _undone_on_failure(catdoc, [catdoc / rel for rel, _ in plan]) as undo:
         replaced = [rel for rel, text in plan if _replaces(catdoc / rel, text)]
-        backup = undo.back_up(replaced) if replaced else None
+        backup = undo.back_up(replaced + extra) if replaced or extra else None
+        for rel in extra:
+            (catdoc / rel).unlink()
         for rel, text in plan:
             if rel in replaced or not (catdoc / rel).is_file():  # the same bytes stay as they are
                 atomic_write(catdoc / rel, text)
@@ -172,6 +190,7 @@ def init_project(
         created=[f"{CATDOC_DIR}/{rel}" for rel, _ in plan],
         overwritten=existed,
         backup=None if backup is None else backup.relative_to(root).as_posix(),
+        set_aside=[f"{CATDOC_DIR}/{rel}" for rel in extra],
     )
 
 

@@ -83,7 +83,9 @@ def test_force_keeps_a_backup_of_what_it_replaces(project: Path) -> None:
     assert (backup / "config.yaml").read_bytes() == edited_config
     assert not (backup / "docs").exists(), "an unchanged file needs no backup"
     assert (project / ".catdoc/category.yaml").read_text() == template_text("category.yaml")
-    assert (project / ".catdoc/categories/more.yaml").read_text() == "categories: []\n"
+    assert not (project / ".catdoc/categories/more.yaml").exists()
+    assert (backup / "categories/more.yaml").read_text() == "categories: []\n"
+    assert "Moved there too, so the model is the template alone" in result.stdout
     again = init_project(project, force=True, bare=True)  # within the same second, too
     assert again.backup is not None and again.backup != f".catdoc/backups/{backup.name}"
     assert (project / again.backup / "category.yaml").read_text() == template_text("category.yaml")

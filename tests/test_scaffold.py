@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from catdoc.errors import ALREADY_EXISTS, IO_ERROR, CatDocError
+from catdoc.project import load_project
 from catdoc.scaffold import init_project, template_dir
 from catdoc.service import CatDoc
 
@@ -57,15 +58,22 @@ def test_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
     assert model.read_text() == "categories: []\n", "nothing is changed"
 
 
-def test_force_rewrites_template_files_and_keeps_others(tmp_path: Path) -> None:
+def test_force_rewrites_template_files_sets_the_model_aside_and_keeps_others(
+    tmp_path: Path,
+) -> None:
     init_project(tmp_path)
     extra = tmp_path / ".catdoc/categories/mine.yaml"
     extra.parent.mkdir()
-    extra.write_text("categories: []\n")
+    extra.write_text("categories: [{id: mine, name: Mine}]\n")
+    (tmp_path / ".catdoc/notes.txt").write_text("mine")
     (tmp_path / ".catdoc/.gitignore").write_text("local/\n")
-    result = init_project(tmp_path, force=True)
-    assert result.overwritten
-    assert extra.read_text() == "categories: []\n"
+    result = init_project(tmp_path, force=True, bare=True)
+    assert result.overwritten and result.backup is not None
+    assert result.set_aside == [".catdoc/categories/mine.yaml"]
+    assert not extra.exists()  # else the "empty" model would still hold its categories
+    assert (tmp_path / result.backup / "categories/mine.yaml").read_text().startswith("categories")
+    assert (tmp_path / ".catdoc/notes.txt").read_text() == "mine"
+    assert load_project(tmp_path).categories == []
     assert (tmp_path / ".catdoc/.gitignore").read_text() == "local/\ncache/\nlock\njournal.json*\n"
 
 

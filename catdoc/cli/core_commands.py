@@ -121,6 +121,8 @@ def init(
         echo(f"  {rel}")
     if result.backup:
         echo(f"The files it replaced are kept in {result.backup}/.")
+    if result.set_aside:
+        echo(f"Moved there too, so the model is the template alone: {', '.join(result.set_aside)}.")
     if bare:
         echo("Next: `catdoc import DOCS --link`, then `catdoc validate --suggest`.")
     else:
