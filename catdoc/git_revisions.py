@@ -32,12 +32,14 @@ _REVISION_HINT = (
 
 @dataclass(frozen=True)
 class TreeFile:
-    """A regular file of a revision, under the project root."""
+    """A regular file or a symlink of a revision, under the project root."""
 
     path: str
     """Relative to the project root, with `/`."""
     oid: str
     size: int
+    link: bool = False
+    """A symlink: its blob is the link's target, as written."""
 
 
 def check_revision(revision: str) -> str:
@@ -154,7 +156,7 @@ def changed_files(root: Path, revision: str) -> list[str]:
 
 
 def tree_files(root: Path, commit: str, under: str = "") -> dict[str, TreeFile]:
-    """The regular files (no symlinks, no submodules) of `commit` below the project root, or
+    """The regular files and symlinks (no submodules) of `commit` below the project root, or
     below `under` inside it, by their path relative to the root."""
     prefix = project_prefix(root)
     where = prefix + under
@@ -169,11 +171,15 @@ def tree_files(root: Path, commit: str, under: str = "") -> dict[str, TreeFile]:
         meta, _, raw_path = entry.partition(b"\t")
         mode, kind, oid, size = meta.decode("ascii").split()
         path = raw_path.decode("utf-8", "surrogateescape")
-        if kind != "blob" or mode not in ("100644", "100755") or not path.startswith(prefix):
+        if kind != "blob" or mode not in _FILE_MODES or not path.startswith(prefix):
             continue
         rel = path[len(prefix) :]
-        files[rel] = TreeFile(path=rel, oid=oid, size=int(size))
+        files[rel] = TreeFile(path=rel, oid=oid, size=int(size), link=mode == _LINK_MODE)
     return files
+
+
+_LINK_MODE = "120000"
+_FILE_MODES = ("100644", "100755", _LINK_MODE)
 
 
 def read_blobs(root: Path, oids: list[str]) -> dict[str, bytes]:

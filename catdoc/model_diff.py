@@ -11,6 +11,7 @@ a revision is checked exactly as a checkout of it would be. Revisions go through
 from __future__ import annotations
 
 import os
+import posixpath
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -93,7 +94,7 @@ def model_at(root: Path, commit: str, revision: str, into: Path) -> Project:
                 "Split the model into files under .catdoc/categories/ in that revision.",
             )
     (into / CATDOC_DIR).mkdir(parents=True)
-    _write(root, into, model)
+    _write(root, into, _with_link_targets(root, model, files))
     try:
         project = load_project(into)
     except CatDocError as exc:
@@ -105,23 +106,65 @@ def model_at(root: Path, commit: str, revision: str, into: Path) -> Project:
             else "Check out that revision to fix it, or compare from a later one.",
         ) from None
     named = {normal_path(o.path) for o in project.object_by_id.values() if o.path}
-    _write(root, into, [files[p] for p in sorted(named) if p in files and not p.startswith(catdoc)])
+    documents = [files[p] for p in sorted(named) if p in files and not p.startswith(catdoc)]
+    _write(root, into, _with_link_targets(root, documents, files))
     return project
 
 
+MAX_LINK_HOPS = 40
+"""Symlinks followed from one file of a revision, as the system follows them."""
+
+
+def _with_link_targets(
+    root: Path, entries: list[TreeFile], files: dict[str, TreeFile]
+) -> list[TreeFile]:
+    """`entries` and the files of the revision their symlinks lead to (in turn, up to
+    `MAX_LINK_HOPS`), so the copy resolves each link as a checkout would: to the same file, or
+    out of the project (which the loader refuses, as in a checkout)."""
+    out = {entry.path: entry for entry in entries}
+    links = [entry for entry in entries if entry.link]
+    targets = _link_targets(root, links)
+    for _hop in range(MAX_LINK_HOPS):
+        following = []
+        for link in links:
+            target = normal_path(posixpath.join(posixpath.dirname(link.path), targets[link.oid]))
+            entry = files.get(target)
+            if entry is not None and entry.path not in out:
+                out[entry.path] = entry
+                if entry.link:
+                    following.append(entry)
+        if not following:
+            break
+        links = following
+        targets |= _link_targets(root, following)
+    return list(out.values())
+
+
+def _link_targets(root: Path, links: list[TreeFile]) -> dict[str, str]:
+    """Blob id → the target its symlinks name."""
+    return {
+        oid: os.fsdecode(data)
+        for oid, data in read_blobs(root, [link.oid for link in links]).items()
+    }
+
+
 def _write(root: Path, into: Path, entries: list[TreeFile]) -> None:
-    """Write `entries` below `into`. Files the document reader would refuse for their size are
-    written as sparse files of that size (same answer, nothing read from git)."""
+    """Write `entries` below `into`, symlinks as symlinks. Files the document reader would
+    refuse for their size are written as sparse files of that size (same answer, nothing read
+    from git)."""
     from catdoc.documents import MAX_DOCUMENT_BYTES
 
     small = [e for e in entries if e.size <= max(MAX_DOCUMENT_BYTES, MAX_FILE_BYTES)]
     blobs = read_blobs(root, [e.oid for e in small])
     base = os.path.realpath(into)
-    for entry in entries:
+    for entry in sorted(entries, key=lambda e: e.link):  # links last: none is written through
         target = os.path.realpath(os.path.join(base, entry.path))
         if os.path.commonpath([base, target]) != base:
             continue  # git never stores such a path; never write outside the scratch directory
         os.makedirs(os.path.dirname(target), exist_ok=True)
+        if entry.link:
+            os.symlink(os.fsdecode(blobs[entry.oid]), target)
+            continue
         with open(target, "wb") as handle:
             if entry.oid in blobs:
                 handle.write(blobs[entry.oid])

@@ -152,6 +152,35 @@ def test_models_split_over_files_and_in_a_subdirectory(tmp_path: Path) -> None:
     assert diff.new_findings == []
 
 
+def test_symlinks_of_a_revision_are_followed_as_a_checkout_follows_them(tmp_path: Path) -> None:
+    root = init_repo(tmp_path / "mono", subdir="product")
+    shared = root / "shared"
+    shared.mkdir()
+    (shared / "tests.yaml").write_text(
+        "categories:\n  - id: tests\n    objects:\n      - {id: t1, path: docs/t1.md}\n",
+        encoding="utf-8",
+    )
+    (root / "docs").mkdir(exist_ok=True)
+    (shared / "t1.md").write_text("# T1\n", encoding="utf-8")
+    (root / "docs" / "t1.md").symlink_to("../shared/t1.md")  # a document through a link
+    (root / ".catdoc" / "categories").mkdir()
+    (root / ".catdoc" / "categories" / "tests.yaml").symlink_to("../../shared/tests.yaml")
+    commit_all(tmp_path / "mono", "tests layer, linked")
+    svc = CatDoc(root)
+    assert svc.validate().is_valid
+    unchanged = svc.diff("HEAD")
+    assert (unchanged.added, unchanged.removed, unchanged.new_findings) == ([], [], [])
+    added = svc.diff("HEAD~1", "HEAD")
+    assert _entities(added.added) == {("category", "tests"), ("object", "t1")}
+    assert added.new_findings == []  # the linked document is there in the revision too
+    (root / ".catdoc" / "categories" / "tests.yaml").unlink()
+    (root / ".catdoc" / "categories" / "tests.yaml").symlink_to("/etc/passwd")
+    commit_all(tmp_path / "mono", "a link out of the project")
+    with pytest.raises(CatDocError) as outside:
+        svc.diff("HEAD~1", "HEAD")  # as `catdoc validate` on a checkout of it
+    assert outside.value.code == LOAD_ERROR and "outside the project" in outside.value.message
+
+
 def test_a_revision_without_the_model_or_with_a_broken_one(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
