@@ -107,6 +107,8 @@ class CatDocMCPServer(MCPServer):
         """Where tool calls are recorded for the dashboard's activity panel (if it runs)."""
         self.writes_allowed = True
         """False (`--read-only`): tools that are not read-only are not registered at all."""
+        self._withheld: set[str] = set()
+        """The tools `--read-only` left out: a call to one says why it is not there."""
 
     async def run_stdio_async(self) -> None:
         """Serve over stdio with CatDoc's defensive reader (see `catdoc.mcp_transport`)."""
@@ -135,6 +137,7 @@ class CatDocMCPServer(MCPServer):
 
         def register(fn: F) -> F:
             if not (read_only or self.writes_allowed):
+                self._withheld.add(name)
                 return fn
             signature = inspect.signature(fn, eval_str=True)
             output = signature.return_annotation
@@ -204,6 +207,16 @@ class CatDocMCPServer(MCPServer):
     ) -> CallToolResult | InputRequiredResult:
         name, arguments = scrub_surrogates(name), scrub_surrogates(dict(arguments or {}))
         expected = self._arguments.get(name)
+        if name in self._withheld:
+            return error_result(
+                CatDocError(
+                    NOT_FOUND,
+                    f"{name} changes the model, and this server runs read-only (--read-only): "
+                    "it serves no tool that writes.",
+                    "Tell the user the change to make, or ask them to start the server without "
+                    "--read-only.",
+                )
+            )
         if expected is None:
             return error_result(
                 not_found(

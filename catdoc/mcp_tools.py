@@ -385,6 +385,13 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         )
         for item in result.items:
             item.reason = item.reason and speak_mcp(item.reason)
+        if result.skipped and not (result.created or result.updated or result.unchanged):
+            reasons = "; ".join(item.reason or "skipped" for item in result.items)
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{filePath} was not imported: {reasons}; nothing was changed.",
+                "Fix what the reason names, then import the file again.",
+            )
         return result
 
     # ------------------------------------------------------------------ morphisms

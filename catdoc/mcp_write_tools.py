@@ -126,7 +126,7 @@ def register_write_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         "import an existing Markdown file with front matter (catdoc_import_document). An id "
         "taken in another category answers DUPLICATE_ID.",
         read_only=False,
-        destructive=False,
+        destructive=True,  # `content` replaces the text of the object's document
         idempotent=True,
     )
     def catdoc_upsert_object(
@@ -141,7 +141,10 @@ def register_write_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         ] = None,
         content: Annotated[
             str | None,
-            Field(description="Text to write to the document file (replaces the file)."),
+            Field(
+                description="Text to write to the object's document file (replaces its text). "
+                "An existing file that is not this object's document is never written over."
+            ),
         ] = None,
         tags: Annotated[list[str] | None, Field(description="Tags (replace the old ones).")] = None,
         domain: Annotated[str | None, Field(description="Domain, e.g. 'requirements'.")] = None,

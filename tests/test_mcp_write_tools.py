@@ -19,7 +19,12 @@ from catdoc.service import CatDoc
 
 pytestmark = pytest.mark.anyio
 
-DESTRUCTIVE = {"catdoc_remove_object", "catdoc_remove_morphism", "catdoc_rename"}
+DESTRUCTIVE = {
+    "catdoc_remove_object",
+    "catdoc_remove_morphism",
+    "catdoc_rename",
+    "catdoc_upsert_object",  # its content replaces a document's text
+}
 NOT_IDEMPOTENT = {"catdoc_add_morphism"}
 READ_ONLY_LEFT_OUT = {*WRITE_TOOLS, "catdoc_init", "catdoc_import_document"}
 
@@ -73,7 +78,9 @@ async def test_read_only_server_lists_no_write_tool(root: Path) -> None:
         assert "catdoc_context" in tools
         assert "expectedVersion" not in (client.instructions or "")
         error = error_of(await client.call_tool("catdoc_upsert_category", {"categoryId": "x"}))
-        assert error["code"] == "NOT_FOUND"
+        assert error["code"] == "NOT_FOUND" and "read-only" in error["message"]
+        error = error_of(await client.call_tool("catdoc_no_such_tool", {}))
+        assert "read-only" not in error["message"]
 
 
 # ---------------------------------------------------------------------- successes
@@ -534,8 +541,15 @@ async def test_hints_name_tools_and_arguments(tmp_path: Path, root: Path) -> Non
         assert error["code"] == "PROJECT_NOT_FOUND" and "catdoc_init" in error["hint"]
     (root / "docs" / "dup.md").write_text("---\nid: req-session\n---\nx\n", encoding="utf-8")
     async with Client(build_server(CatDoc(root))) as client:
-        data = await call(client, "catdoc_import_document", filePath="docs/dup.md")
-        assert data["skipped"] == 1 and "force: true" in data["items"][0]["reason"]
+        before = (root / ".catdoc" / "category.yaml").read_bytes()
+        error = error_of(
+            await client.call_tool("catdoc_import_document", {"filePath": "docs/dup.md"})
+        )
+        assert error["code"] == "VALIDATION_ERROR"  # the one file asked for was not imported
+        assert (
+            "docs/dup.md was not imported" in error["message"] and "force: true" in error["message"]
+        )
+        assert (root / ".catdoc" / "category.yaml").read_bytes() == before
         (root / "docs" / "fresh.md").write_text("---\nid: req-fresh\n---\nx\n")
         fresh = await call(
             client, "catdoc_import_document", filePath="docs/fresh.md", category="requirements"
