@@ -54,16 +54,24 @@ def check_revision(revision: str) -> str:
         )
     elif revision.startswith("-"):
         problem = f"The revision {quoted(revision)} starts with '-', like an option of git."
-    elif ".." in revision:
+    elif _is_range(revision):
         problem = f"{quoted(revision)} is a range of revisions; give one revision."
-    elif not _REVISION.fullmatch(revision):
+    elif ".." in revision or not _REVISION.fullmatch(revision):
         problem = (
             f"The revision {quoted(revision)} holds characters no revision name needs "
-            "(whitespace, control characters, ':' or '\\\\')."
+            "(whitespace, control characters, ':', '\\\\' or '..' inside a name)."
         )
     if problem:
         raise CatDocError(VALIDATION_ERROR, problem, _REVISION_HINT)
     return revision
+
+
+def _is_range(revision: str) -> bool:
+    """Whether `revision` is written as git's range of two revisions (`A..B`, `A...B`)."""
+    ends = re.split(r"\.{2,3}", revision, maxsplit=1)
+    return len(ends) == 2 and all(
+        not end or (".." not in end and _REVISION.fullmatch(end)) for end in ends
+    )
 
 
 def _git(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

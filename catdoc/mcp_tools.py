@@ -600,7 +600,9 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
             Field(description="Filters, combined with AND; a list value matches any of its items."),
         ] = None,
         domain: Annotated[str | None, Field(description="Shortcut for filters.domain.")] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="Results per page, 1–100.")] = 10,
+        limit: Annotated[
+            int, Field(ge=1, le=MAX_LIMIT, description=f"Results per page, 1–{MAX_LIMIT}.")
+        ] = 10,
         offset: Offset = 0,
         debug: Annotated[
             bool, Field(description="Include each ranking signal's contribution per hit.")

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from catdoc.change_results import ModelDiff
 from catdoc.cli import app
 from catdoc.errors import LOAD_ERROR, NOT_FOUND, VALIDATION_ERROR, CatDocError
+from catdoc.git_revisions import check_revision
 from catdoc.model_diff import MAX_LISTED, render_diff
 from catdoc.service import CatDoc
 
@@ -258,3 +259,18 @@ def test_cli_text_json_and_errors(repo: Path) -> None:
     assert json.loads(smuggled.stderr)["error"]["code"] == VALIDATION_ERROR
     unknown = runner.invoke(app, ["-C", str(repo), "diff", "nope"])
     assert unknown.exit_code == 2 and "No commit is named 'nope'" in unknown.stderr
+
+
+@pytest.mark.parametrize(
+    ("revision", "said"),
+    [
+        ("main..dev", "a range of revisions"),
+        ("main...dev", "a range of revisions"),
+        ("HEAD:../../etc/passwd", "characters no revision name needs"),
+        ("refs/heads/../../x", "characters no revision name needs"),
+    ],
+)
+def test_a_refused_revision_is_named_for_what_it_is(revision: str, said: str) -> None:
+    with pytest.raises(CatDocError) as refused:
+        check_revision(revision)
+    assert refused.value.code == VALIDATION_ERROR and said in refused.value.message
