@@ -517,3 +517,11 @@ def test_content_is_written_over_the_objects_own_document_only(root: Path) -> No
     assert (root / cart).read_text() == "its own text"
     svc.upsert_object("requirements", "req-new", {"path": "docs/new.md"}, content="a new file")
     assert (root / "docs" / "new.md").read_text() == "a new file"
+
+
+def test_a_category_cannot_be_its_own_parent(root: Path) -> None:
+    svc = CatDoc(root)
+    for ident in ("requirements", "fresh"):  # an existing category, and a new one
+        with pytest.raises(CatDocError) as caught:
+            svc.upsert_category(ident, {"parent": ident})
+        assert "cannot be its own parent" in caught.value.message

@@ -51,6 +51,12 @@ class ObjectOperations(EditBase):
                 "paths are equal.",
             )
         parent = fields.get("parent")
+        if parent is not None and str(parent) == category_id:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"Category {category_id!r} cannot be its own parent.",
+                "Give the id of another category as its parent, or none.",
+            )
         if parent is not None:
             self._need_category(parent)
         exists = category_id in self._index.category_file
