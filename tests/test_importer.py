@@ -225,6 +225,15 @@ def test_explicit_category_and_domain(project: CatDoc, tmp_path: Path) -> None:
     assert "stays in category 'field-notes'" in (again.items[0].reason or "")
 
 
+def test_tags_that_are_not_text_are_left_out_with_a_note(project: CatDoc, tmp_path: Path) -> None:
+    doc = tmp_path / "docs" / "tagged.md"
+    doc.write_text("---\ntags: [a, {b: c}, [d]]\n---\n# Tagged\n", encoding="utf-8")
+    result = project.import_documents(["docs/tagged.md"])
+    (item,) = result.items
+    assert project.show_object(item.object_id or "").tags == ["a"]
+    assert "{'b': 'c'}, ['d'] are not tags (a tag is text); left out" in (item.reason or "")
+
+
 def test_category_from_domain(project: CatDoc) -> None:
     result = project.import_documents(["docs/design"], category_from="domain")
     got = items(result)

@@ -36,10 +36,16 @@ def _fields(doc: _Doc, domain: str | None) -> dict[str, Any]:
         fields["domain"] = dom
     consumed.add("domain")
     fields["path"] = doc.rel
-    tags = _tags(meta.get("tags"))
+    raw_tags = meta.get("tags")
+    tags = _tags(raw_tags)
     if tags is not None:
         fields["tags"] = tags
         consumed.add("tags")
+    left = [v for v in raw_tags if isinstance(v, dict | list)] if isinstance(raw_tags, list) else []
+    if left:
+        shown = ", ".join(repr(v) for v in left[:3])
+        verb = "is not a tag" if len(left) == 1 else "are not tags"
+        doc.notes.append(f"tags: {shown} {verb} (a tag is text); left out.")
     for key in ("author", "authors"):
         author = _author(meta.get(key))
         if author is not None:
