@@ -12,6 +12,7 @@ reST field lists) and `text_references` (references and labels).
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 from collections.abc import Callable
@@ -182,6 +183,12 @@ def _not_regular(name: str, kind: str) -> CatDocError:
     )
 
 
+def content_version(text: str) -> str:
+    """The version of a document's text that an edit of it is checked against (an object's
+    `contentVersion`): a digest of its UTF-8 bytes, so any change to the text changes it."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
 def read_object_text(
     root: Path, obj: DocObject, resolve: Callable[[str], Path] | None = None
 ) -> str | None:
@@ -348,6 +355,7 @@ __all__ = [
     "RefKind",
     "Reference",
     "chunk_text",
+    "content_version",
     "document_title",
     "extract_references",
     "headings_of",

@@ -154,6 +154,15 @@ def register_write_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         metadata: Metadata = None,
         clear: Clear = None,
         expectedVersion: ExpectedVersion = None,
+        expectedContentVersion: Annotated[
+            str | None,
+            Field(
+                description="With content: the `contentVersion` catdoc_show_object returned. "
+                "When the document's text changed since (another writer, an editor), nothing is "
+                "written and the answer is CONFLICT. The model's version does not cover "
+                "document text."
+            ),
+        ] = None,
     ) -> EditResult:
         fields = _given(
             clear,
@@ -172,6 +181,7 @@ def register_write_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
             fields,
             content=content,
             expected_version=expectedVersion,
+            expected_content_version=expectedContentVersion,
         )
 
     @tool(

@@ -94,6 +94,11 @@ class ObjectDetail(ObjectSummary):
     content_length: int = 0
     truncated: bool = False
     content_error: str | None = None
+    content_version: str | None = Field(
+        None,
+        description="A digest of the whole document text: pass it to an edit of the text as "
+        "expectedContentVersion, which is refused (CONFLICT) if the text changed meanwhile.",
+    )
     outgoing: list[MorphismSummary] = Field(default_factory=list)
     incoming: list[MorphismSummary] = Field(default_factory=list)
     images: dict[str, str] = Field(default_factory=dict, description="functor id → F(this object).")

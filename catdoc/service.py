@@ -385,7 +385,7 @@ class CatDoc(
     def show_object(
         self, object_id: str, *, max_chars: int = DEFAULT_CONTENT_CHARS
     ) -> r.ObjectDetail:
-        from catdoc.documents import read_object_text
+        from catdoc.documents import content_version, read_object_text
 
         obj = self.object(object_id)
         project = self.project()
@@ -408,6 +408,7 @@ class CatDoc(
             content_length=length,
             truncated=length > max_chars,
             content_error=error,
+            content_version=None if content is None else content_version(content),
             outgoing=[self._morphism_summary(project.morphism_by_id[m]) for m in out_ids],
             incoming=[self._morphism_summary(project.morphism_by_id[m]) for m in in_ids],
             images=images,

@@ -47,10 +47,20 @@ class EditOperations(ServiceBase):
         *,
         content: str | None = None,
         expected_version: str | None = None,
+        expected_content_version: str | None = None,
     ) -> EditResult:
-        """Create or update an object (None removes a field; metadata merges key by key)."""
+        """Create or update an object (None removes a field; metadata merges key by key).
+        `expected_content_version` (its `contentVersion` as read) guards a new `content`
+        against a change to the document's text meanwhile, which the model's version does not
+        see."""
         return self._edit(
-            lambda e: e.upsert_object(category, object_id, fields or {}, content=content),
+            lambda e: e.upsert_object(
+                category,
+                object_id,
+                fields or {},
+                content=content,
+                expected_content_version=expected_content_version,
+            ),
             subject=object_id,
             action="updated",
             expected_version=expected_version,

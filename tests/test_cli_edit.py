@@ -468,3 +468,24 @@ def test_subprocess_add_and_rm(project: Path) -> None:
     assert removed.returncode == 0, removed.stderr
     assert "Removed morphism req-cart-to-req-payment" in removed.stdout
     assert snapshot(project) == snapshot(EXAMPLE)
+
+
+def test_content_written_over_a_changed_document_is_a_conflict(project: Path) -> None:
+    shown = json.loads(cli(project, "show", "object", "req-cart", "--format", "json").stdout)
+    seen = shown["contentVersion"]
+    edit_json(project, "add", "object", "requirements", "req-cart", "--content", "Theirs.\n")
+    body = refused(
+        project,
+        *("add", "object", "requirements", "req-cart", "--content", "Mine.\n"),
+        *("--expect-content-version", seen),
+        code=1,
+        error="CONFLICT",
+    )
+    assert "changed since contentVersion" in body["message"]
+    now = json.loads(cli(project, "show", "object", "req-cart", "--format", "json").stdout)
+    data = edit_json(
+        project,
+        *("add", "object", "requirements", "req-cart", "--content", "Mine.\n"),
+        *("--expect-content-version", now["contentVersion"]),
+    )
+    assert data["outcome"] == "updated"

@@ -588,3 +588,27 @@ async def test_an_edit_while_another_writer_holds_the_lock_answers_busy(root: Pa
         assert snapshot(root) == before
         done = await call(client, "catdoc_upsert_object", categoryId="design", objectId="des-x")
         assert done["outcome"] == "created"
+
+
+async def test_two_sessions_writing_one_document_the_second_gets_conflict(root: Path) -> None:
+    async with (
+        Client(build_server(CatDoc(root))) as first,
+        Client(build_server(CatDoc(root))) as second,
+    ):
+        read = await call(first, "catdoc_show_object", objectId="req-login")
+        for client, who in ((first, "first"), (second, "second")):
+            result = await client.call_tool(
+                "catdoc_upsert_object",
+                {
+                    "categoryId": "requirements",
+                    "objectId": "req-login",
+                    "content": f"Written by the {who}.\n",
+                    "expectedVersion": read["version"],
+                    "expectedContentVersion": read["contentVersion"],
+                },
+            )
+            if who == "first":
+                assert data_of(result)["changes"][0]["detail"] == "content"
+            else:
+                assert error_of(result)["code"] == "CONFLICT"
+    assert (root / "docs" / "req-login.md").read_text() == "Written by the first.\n"

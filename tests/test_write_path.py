@@ -525,3 +525,31 @@ def test_a_category_cannot_be_its_own_parent(root: Path) -> None:
         with pytest.raises(CatDocError) as caught:
             svc.upsert_category(ident, {"parent": ident})
         assert "cannot be its own parent" in caught.value.message
+
+
+def test_a_document_changed_since_it_was_read_is_not_written_over(root: Path) -> None:
+    svc = CatDoc(root)
+    read = svc.show_object("req-cart")
+    assert read.content is not None and read.content_version is not None
+    CatDoc(root).upsert_object("requirements", "req-cart", {}, content="A's text\n")  # another
+    with pytest.raises(CatDocError) as caught:
+        svc.upsert_object(
+            "requirements",
+            "req-cart",
+            {},
+            content="B's text\n",
+            expected_version=svc.project().version,  # the model did not change: this passes
+            expected_content_version=read.content_version,
+        )
+    assert caught.value.code == CONFLICT and "changed since contentVersion" in caught.value.message
+    again = svc.show_object("req-cart")
+    assert again.content == "A's text\n" and again.content_version != read.content_version
+    done = svc.upsert_object(
+        "requirements",
+        "req-cart",
+        {},
+        content="B's\n",
+        expected_content_version=again.content_version,
+    )
+    assert done.changes[0].detail == "content"  # the path did not change
+    assert svc.show_object("req-cart").content == "B's\n"

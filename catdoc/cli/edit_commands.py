@@ -255,6 +255,17 @@ def add_object(
     ] = None,
     unset: UnsetOption = None,
     expect_version: ExpectOption = None,
+    expect_content_version: Annotated[
+        str | None,
+        typer.Option(
+            "--expect-content-version",
+            metavar="V",
+            help="With --content/--content-file: the contentVersion `catdoc show object "
+            "--format json` gave; if the document's text changed since, nothing is written "
+            "(CONFLICT).",
+            show_default=False,
+        ),
+    ] = None,
     fmt: FormatOption = OutputFormat.text,
 ) -> None:
     """Add an object (a document) to a category, or update the given fields of an existing one.
@@ -296,6 +307,7 @@ def add_object(
         fields,
         content=content,
         expected_version=expect_version,
+        expected_content_version=expect_content_version,
     )
     show(result, fmt)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from catdoc.documents import content_version, read_object_text
 from catdoc.edit.base import (
     CATEGORY_FIELDS,
     DEFAULT_FILE,
@@ -29,7 +30,7 @@ from catdoc.edit.nodes import (
     set_fields,
     to_yaml,
 )
-from catdoc.errors import VALIDATION_ERROR, CatDocError, closest
+from catdoc.errors import CONFLICT, VALIDATION_ERROR, CatDocError, closest
 from catdoc.model import as_path
 from catdoc.project import CATDOC_DIR, CONFIG_FILE
 from catdoc.review_links import LinkRef
@@ -98,10 +99,12 @@ class ObjectOperations(EditBase):
         fields: Mapping[str, Any],
         *,
         content: str | None = None,
+        expected_content_version: str | None = None,
     ) -> None:
         """Create the object in the category or update the given fields (None removes a field;
         `metadata` is merged key by key). `content` writes the document file (at `path`, the
-        object's path, or `docs/<category>/<id>.md`)."""
+        object's path, or `docs/<category>/<id>.md`), only while the document's text has the
+        `expected_content_version` when one is given."""
         only_fields(fields, OBJECT_FIELDS, "object")
         self._need_category(category_id)
         fields = dict(fields)
@@ -114,6 +117,9 @@ class ObjectOperations(EditBase):
                 f"Update it in {home!r}, or give the new object another id.",
             )
         existing = self._object_node(category_id, object_id) if home else None
+        given = sorted({*fields, *(["content"] if content is not None else [])})
+        if content is not None and expected_content_version is not None:
+            self._check_content_version(object_id, expected_content_version)
         if content is not None:
             own = existing.get("path") if existing else None
             rel_path = fields.get("path") or own
@@ -135,8 +141,26 @@ class ObjectOperations(EditBase):
             self._note("object", object_id, "created", f"in {category_id}")
             return
         if set_fields(existing, fields, OBJECT_FIELDS) or content is not None:
-            self._note("object", object_id, "updated", ", ".join(sorted(fields)))
+            self._note("object", object_id, "updated", ", ".join(given))
             return
+
+    def _check_content_version(self, object_id: str, expected: str) -> None:
+        """CONFLICT unless the object's document text is the one `expected` was read from."""
+        obj = self.project.object_by_id.get(object_id)
+        try:
+            text = None if obj is None else read_object_text(self.root, obj)
+        except CatDocError:
+            text = None
+        now = None if text is None else content_version(text)
+        if now != expected:
+            state = "has no text now" if now is None else f"is at {now!r} now"
+            raise CatDocError(
+                CONFLICT,
+                f"The document of {object_id!r} changed since contentVersion {expected[:32]!r} "
+                f"was read (it {state}); nothing was changed.",
+                "Read the object again (catdoc show object, or catdoc_show_object), merge the "
+                "change, and write again with the new contentVersion.",
+            )
 
     def _object_node(self, category_id: str, object_id: str) -> Any:
         return self._item(category_id, "objects", object_id)
