@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import anyio
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import MCPServer, ResourceSecurity
 from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
@@ -277,6 +277,9 @@ def _register_resources(server: CatDocMCPServer, svc: CatDoc) -> None:
         title="CatDoc document",
         description="The full text of one object's document (its file, or its inline content).",
         mime_type="text/markdown",
+        # an id names an entity of the model, never a file: `a:b` or `..` are ids like others,
+        # and the document's own path is confined when it is read
+        security=ResourceSecurity(exempt_params={"id"}),
     )
     def document(id: str) -> str:
         def read() -> str:
