@@ -3,7 +3,9 @@ MCP server's side of it (server info, tool-call hook)."""
 
 from __future__ import annotations
 
+import re
 import socket
+from html import unescape as html_unescape
 from pathlib import Path
 
 import pytest
@@ -199,3 +201,16 @@ def test_an_object_page_notices_its_own_document_changing(root: Path) -> None:
     document = root / obj.path
     document.write_text(document.read_text() + "\nOne more line.\n")
     assert project_token(svc, obj.id) != before
+
+
+def test_every_link_on_mapping_pages_resolves(client: TestClient, root: Path) -> None:
+    """Functor pages link object images to object pages and morphism images to morphism pages;
+    natural transformations link their components (morphisms) likewise."""
+    svc = CatDoc(root)
+    pages = [f"/functors/{f.id}" for f in svc.list_functors()]
+    pages += [f"/transformations/{n.id}" for n in svc.list_natural_transformations()]
+    for page in pages:
+        html = client.get(page).text
+        assert "/morphisms/" in html
+        for href in sorted(set(re.findall(r'href="(/[^"?]+)"', html))):
+            assert client.get(html_unescape(href)).status_code == 200, (page, href)

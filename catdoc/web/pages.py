@@ -188,8 +188,13 @@ class Pages:
             "title": detail.name,
             "fun": detail,
             "tables": [
-                ("Objects", "object", self._mapping(request, detail.object_mapping, "o")),
-                ("Morphisms", "morphism", self._mapping(request, detail.morphism_mapping, "m")),
+                ("Objects", "object", "object", self._mapping(request, detail.object_mapping, "o")),
+                (
+                    "Morphisms",
+                    "morphism",
+                    "morphism",
+                    self._mapping(request, detail.morphism_mapping, "m"),
+                ),
             ],
             "status": _text(request, "status"),
             "q": _text(request, "q") or "",
@@ -203,7 +208,9 @@ class Pages:
         return {
             "title": detail.name,
             "nat": detail,
-            "tables": [("Components", "object", self._mapping(request, detail.components, "o"))],
+            "tables": [
+                ("Components", "object", "morphism", self._mapping(request, detail.components, "o"))
+            ],
             "status": _text(request, "status"),
             "q": _text(request, "q") or "",
             "statuses": STATUSES,
