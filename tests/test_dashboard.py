@@ -214,3 +214,34 @@ def test_every_link_on_mapping_pages_resolves(client: TestClient, root: Path) ->
         assert "/morphisms/" in html
         for href in sorted(set(re.findall(r'href="(/[^"?]+)"', html))):
             assert client.get(html_unescape(href)).status_code == 200, (page, href)
+
+
+DOTS_MODEL = """\
+categories:
+  - id: dots
+    name: Dots
+    objects:
+      - {id: "..", title: Two dots}
+      - {id: ".", title: One dot}
+      - {id: "a/b", title: Slashed}
+    morphisms:
+      - {id: "..", name: up, source: "..", target: "."}
+"""
+
+
+def test_dot_ids_have_pages(tmp_path: Path) -> None:
+    """`/objects/..` would be `/` to a browser (so would `%2E%2E`): such ids go in the query."""
+    (tmp_path / ".catdoc").mkdir()
+    (tmp_path / ".catdoc" / "category.yaml").write_text(DOTS_MODEL, encoding="utf-8")
+    client = TestClient(
+        create_app(CatDoc(tmp_path), port=PORT), base_url=f"http://127.0.0.1:{PORT}"
+    )
+    listing = client.get("/categories/dots").text
+    hrefs = set(re.findall(r'href="(/(?:objects|morphisms)/[^"]*)"', listing))
+    assert {"/objects/?id=..", "/objects/?id=.", "/objects/a%2Fb", "/morphisms/?id=.."} <= hrefs
+    for href, title in [("/objects/?id=..", "Two dots"), ("/objects/?id=.", "One dot")]:
+        page = client.get(href)
+        assert page.status_code == 200 and f"<h1>{title}</h1>" in page.text
+    assert 'href="/chain/?id=.."' in client.get("/objects/?id=..").text
+    assert client.get("/chain/?id=..").status_code == 200
+    assert "up" in client.get("/morphisms/?id=..").text

@@ -53,6 +53,11 @@ def _text(request: Request, name: str) -> str | None:
     return value or None
 
 
+def _ident(request: Request) -> str:
+    """The id a page is about: its path's last part, or `?id=` for `.` and `..` (`entity_url`)."""
+    return request.path_params["id"] or request.query_params.get("id", "")
+
+
 def _pager(total: int, offset: int, size: int = PAGE) -> Context:
     """Where this page starts and ends, and the offsets of its neighbours (None at the ends)."""
     offset = min(offset, max(0, total - 1))
@@ -120,7 +125,7 @@ class Pages:
 
     # ------------------------------------------------------------------ entities
     def category(self, request: Request) -> Context:
-        cat = self.svc.show_category(request.path_params["id"], limit=1)
+        cat = self.svc.show_category(_ident(request), limit=1)
         objects = self.svc.list_objects(category=cat.id, limit=PAGE, offset=_int(request, "o"))
         morphisms = self.svc.list_morphisms(category=cat.id, limit=PAGE, offset=_int(request, "m"))
         window = min(_int(request, "g"), max(0, cat.object_count - 1))
@@ -139,7 +144,7 @@ class Pages:
         }
 
     def object(self, request: Request) -> Context:
-        detail = self.svc.show_object(request.path_params["id"])
+        detail = self.svc.show_object(_ident(request))
         html = None if detail.content is None else document_html(detail.content, detail.path)
         return {
             "title": detail.title,
@@ -157,7 +162,7 @@ class Pages:
         }
 
     def morphism(self, request: Request) -> Context:
-        detail = self.svc.show_morphism(request.path_params["id"])
+        detail = self.svc.show_morphism(_ident(request))
         return {
             "title": detail.name,
             "mor": detail,
@@ -183,7 +188,7 @@ class Pages:
         }
 
     def functor(self, request: Request) -> Context:
-        detail = self.svc.show_functor(request.path_params["id"])
+        detail = self.svc.show_functor(_ident(request))
         return {
             "title": detail.name,
             "fun": detail,
@@ -204,7 +209,7 @@ class Pages:
         }
 
     def transformation(self, request: Request) -> Context:
-        detail = self.svc.show_natural_transformation(request.path_params["id"])
+        detail = self.svc.show_natural_transformation(_ident(request))
         return {
             "title": detail.name,
             "nat": detail,
@@ -317,7 +322,7 @@ class Pages:
         }
 
     def chain(self, request: Request) -> Context:
-        result = self.svc.chain(request.path_params["id"], per_group=CHAIN_PER_GROUP)
+        result = self.svc.chain(_ident(request), per_group=CHAIN_PER_GROUP)
         return {"title": f"Chain of {result.title}", "chain": result, "watch": result.object}
 
     def activity(self, request: Request) -> Context:

@@ -21,8 +21,10 @@ ROUTES = {
     "morphism": "morphisms",
     "functor": "functors",
     "naturalTransformation": "transformations",
+    "chain": "chain",
 }
-"""Entity kind (as `CatDoc.locate_entity` names it) → the URL segment of its page."""
+"""Entity kind (as `CatDoc.locate_entity` names it) → the URL segment of its page; and `chain`,
+an object's chain."""
 
 
 @cache
@@ -75,5 +77,8 @@ def marked(snippet: str) -> Markup:
 
 
 def entity_url(kind: str, ident: str) -> str:
-    """The stable URL of an entity's page."""
+    """The stable URL of an entity's page. The id `.` or `..` goes in the query (`?id=..`): a
+    browser resolves such a path segment, even percent-encoded, to the page above."""
+    if ident in {".", ".."}:
+        return f"/{ROUTES[kind]}/?id={quote(ident, safe='')}"
     return f"/{ROUTES[kind]}/{quote(ident, safe='')}"
