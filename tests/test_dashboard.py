@@ -3,6 +3,7 @@ MCP server's side of it (server info, tool-call hook)."""
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 from html import unescape as html_unescape
@@ -245,3 +246,54 @@ def test_dot_ids_have_pages(tmp_path: Path) -> None:
     assert 'href="/chain/?id=.."' in client.get("/objects/?id=..").text
     assert client.get("/chain/?id=..").status_code == 200
     assert "up" in client.get("/morphisms/?id=..").text
+
+
+def test_pages_past_the_end_show_the_last_page(tmp_path: Path) -> None:
+    """`?o=500` of 123 rows shows rows 101-123, labelled so, on category, functor and
+    validation pages (the label said 123-123 over an empty table)."""
+    ids = [f"o{i}" for i in range(123)]
+    model = {
+        "categories": [
+            {
+                "id": "big",
+                "name": "Big",
+                "objects": [{"id": i, "title": i} for i in ids],
+                "morphisms": [
+                    {"id": f"m{i}", "name": "to", "source": i, "target": f"ghost{i}"} for i in ids
+                ],
+            }
+        ],
+        "functors": [
+            {
+                "id": "same",
+                "name": "Same",
+                "sourceCategory": "big",
+                "targetCategory": "big",
+                "objectMapping": {i: i for i in ids},
+            }
+        ],
+    }
+    (tmp_path / ".catdoc").mkdir()
+    (tmp_path / ".catdoc" / "category.yaml").write_text(json.dumps(model), encoding="utf-8")
+    client = TestClient(
+        create_app(CatDoc(tmp_path), port=PORT), base_url=f"http://127.0.0.1:{PORT}"
+    )
+    for url, table in [
+        ("/categories/big?o=500", r'<table id="objects">'),
+        ("/functors/same?o=500", r'<table class="mapping" id="mapping-o">'),
+        (
+            "/validation?severity=error&code=CAT_DANGLING_TARGET&offset=500",
+            r'<table class="findings">',
+        ),
+    ]:
+        html = client.get(url).text
+        rows = re.search(
+            table + r".*?<tbody>(.*?)</tbody>.*?<p class=\"pager\">([^<]*)", html, re.S
+        )
+        assert rows, url
+        count = rows[1].count("<tr")
+        label = re.match(r"(\d+)–(\d+) of (\d+)", rows[2].strip())
+        assert label, url
+        start, end, _total = map(int, label.groups())
+        assert count == end - start + 1 > 0, (url, count, label[0])
+        assert end == int(label[3]), url

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from starlette.requests import Request
@@ -30,6 +30,8 @@ from catdoc.web.render import document_html
 
 PAGE = 50
 """Rows per page of a member list, mapping table or finding list."""
+SEARCH_PAGE = 20
+"""Results per page of a search."""
 CHAIN_PER_GROUP = 100
 """Entries per category on an object's chain (the nearest); the heading says how many more."""
 COVERAGE_LISTS = ("unmapped_objects", "orphans", "unmapped_morphisms")
@@ -39,6 +41,7 @@ SEVERITIES = ("error", "warning", "info")
 STATUSES = ("ok", "error", "warning", "missing")
 
 Context = dict[str, Any]
+Paged = TypeVar("Paged", r.Page[Any], r.SuspectReport, r.SearchResponse)
 
 
 def _int(request: Request, name: str, default: int = 0) -> int:
@@ -58,9 +61,22 @@ def _ident(request: Request) -> str:
     return request.path_params["id"] or request.query_params.get("id", "")
 
 
+def _within(total: int, offset: int, size: int = PAGE) -> int:
+    """`offset`, or the last page's when it lies past the end (so rows and pager agree)."""
+    return min(offset, max(0, total - 1) // size * size)
+
+
+def _fetch(fetch: Callable[[int], Paged], offset: int, size: int = PAGE) -> Paged:
+    """`fetch(offset)`, or the last page when `offset` lies past the end."""
+    page = fetch(offset)
+    if (last := _within(page.total, offset, size)) != offset:
+        page = fetch(last)
+    return page
+
+
 def _pager(total: int, offset: int, size: int = PAGE) -> Context:
-    """Where this page starts and ends, and the offsets of its neighbours (None at the ends)."""
-    offset = min(offset, max(0, total - 1))
+    """Where this page starts and ends, and the offsets of its neighbours (None at the ends);
+    `offset` lies within `total` (`_within`)."""
     end = min(total, offset + size)
     return {
         "start": offset + 1 if total else 0,
@@ -86,7 +102,7 @@ def _uncovered(
     for name in COVERAGE_LISTS:
         ids: list[str] = getattr(item, name)
         key = f"{item.functor}.{name}"
-        offset = _int(request, key)
+        offset = _within(len(ids), _int(request, key))
         out.append((name, ids[offset : offset + PAGE], _pager(len(ids), offset), key))
     return out
 
@@ -126,9 +142,15 @@ class Pages:
     # ------------------------------------------------------------------ entities
     def category(self, request: Request) -> Context:
         cat = self.svc.show_category(_ident(request), limit=1)
-        objects = self.svc.list_objects(category=cat.id, limit=PAGE, offset=_int(request, "o"))
-        morphisms = self.svc.list_morphisms(category=cat.id, limit=PAGE, offset=_int(request, "m"))
-        window = min(_int(request, "g"), max(0, cat.object_count - 1))
+        objects = _fetch(
+            lambda o: self.svc.list_objects(category=cat.id, limit=PAGE, offset=o),
+            _int(request, "o"),
+        )
+        morphisms = _fetch(
+            lambda o: self.svc.list_morphisms(category=cat.id, limit=PAGE, offset=o),
+            _int(request, "m"),
+        )
+        window = _within(cat.object_count, _int(request, "g"), MAX_NODES)
         drawing = graph_drawing(self.svc.graph_page(cat.id, limit=MAX_NODES, offset=window))
         return {
             "title": cat.name,
@@ -179,7 +201,7 @@ class Pages:
             and (not needle or needle in f"{e.key} {e.value}".casefold())
         ]
         counts = collections.Counter(e.status for e in entries)
-        offset = _int(request, key)
+        offset = _within(len(rows), _int(request, key))
         return {
             "rows": rows[offset : offset + PAGE],
             "pager": _pager(len(rows), offset),
@@ -228,7 +250,7 @@ class Pages:
         severity, code, category = (_text(request, k) for k in ("severity", "code", "category"))
         everything = self.svc.findings()
         found = self.svc.findings(severity=severity, code=code, category=category)
-        offset = _int(request, "offset")
+        offset = _within(len(found), _int(request, "offset"))
         return {
             "title": "Validation",
             "report": self.svc.validate(),
@@ -260,13 +282,17 @@ class Pages:
                 author=form["author"] or None,
                 path=form["path"] or None,
             )
-            response = self.svc.search(
-                q,
-                mode=form["mode"] or None,
-                scope=form["scope"] or "documents",
-                filters=filters,
-                limit=20,
-                offset=_int(request, "offset"),
+            response = _fetch(
+                lambda offset: self.svc.search(
+                    q,
+                    mode=form["mode"] or None,
+                    scope=form["scope"] or "documents",
+                    filters=filters,
+                    limit=SEARCH_PAGE,
+                    offset=offset,
+                ),
+                _int(request, "offset"),
+                SEARCH_PAGE,
             )
         except CatDocError as exc:
             context["error"] = exc
@@ -311,7 +337,10 @@ class Pages:
 
     def suspects(self, request: Request) -> Context:
         category = _text(request, "category")
-        report = self.svc.suspects(category, limit=PAGE, offset=_int(request, "offset"))
+        report = _fetch(
+            lambda offset: self.svc.suspects(category, limit=PAGE, offset=offset),
+            _int(request, "offset"),
+        )
         return {
             "title": "Suspect links",
             "report": report,
