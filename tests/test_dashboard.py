@@ -297,3 +297,13 @@ def test_pages_past_the_end_show_the_last_page(tmp_path: Path) -> None:
         start, end, _total = map(int, label.groups())
         assert count == end - start + 1 > 0, (url, count, label[0])
         assert end == int(label[3]), url
+
+
+def test_quotes_in_a_document_do_not_break_snippet_marks(tmp_path: Path) -> None:
+    root = make_dashboard_project(tmp_path / "proj")
+    cart = root / "docs" / "requirements" / "cart.md"
+    cart.write_text(cart.read_text("utf-8") + "\nThe «unbalanced marmalade.\n", "utf-8")
+    client = TestClient(create_app(CatDoc(root), port=PORT), base_url=f"http://127.0.0.1:{PORT}")
+    html = client.get("/search?q=marmalade").text
+    assert "‹unbalanced <mark>marmalade</mark>." in html
+    assert html.count("<mark>") == html.count("</mark>") == 1

@@ -580,3 +580,13 @@ def test_narrow_filters_rank_their_rows_as_wide_ones_do(
     wide = svc.search("session login form", scope=scope, filters=filters, debug=True)
     assert narrow.results and narrow.total == wide.total
     assert [(h.id, h.score) for h in narrow.results] == [(h.id, h.score) for h in wide.results]
+
+
+@pytest.mark.parametrize("scope", ["documents", "chunks"])
+def test_quotes_of_the_text_are_not_marks(root: Path, scope: str) -> None:
+    """« and » are the marks: the text's own show as ‹ and ›, so a snippet's marks pair up."""
+    doc = next((root / "docs").rglob("*.md"))
+    doc.write_text(doc.read_text("utf-8") + "\nThe «unbalanced marmalade and » here.\n", "utf-8")
+    hits = CatDoc(root).search("marmalade", scope=scope).results
+    assert hits
+    assert "‹unbalanced «marmalade» and › here" in hits[0].snippet

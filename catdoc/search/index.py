@@ -37,6 +37,9 @@ CHUNK_COLUMN_WEIGHTS = (3.0, 1.0)
 HEADING_SEPARATOR = " › "
 MARK_OPEN, MARK_CLOSE = "«", "»"
 """How snippets mark matched words: `«word»`."""
+UNMARKED = str.maketrans({MARK_OPEN: "‹", MARK_CLOSE: "›"})
+"""A snippet shows the text's own « and » as ‹ and ›, so every « » in it is a mark (both pairs
+are punctuation to the tokenizer: the words and marks stay the same)."""
 SNIPPET_TOKENS = 24
 STEM_CACHE = 4096
 """Query words whose stems are remembered (forgotten all at once when full)."""
@@ -607,7 +610,8 @@ class SearchIndex:
     def snippets(
         self, scope: str, expression: str, rowids: Sequence[int]
     ) -> dict[int, tuple[str, list[str]]]:
-        """rowid → (snippet with «marks», every marked word in title/heading and body).
+        """rowid → (snippet with «marks», every marked word in title/heading and body); the
+        text's own « » show as ‹ › (`UNMARKED`).
 
         The page's texts are copied into a temporary FTS5 table with the same tokenizer and
         marked there: asking the big table for a few rowids of a match seeks through the whole
@@ -620,9 +624,12 @@ class SearchIndex:
         table = "docs_fts" if scope == "documents" else "chunks_fts"
         head = "title" if scope == "documents" else "heading"
         marks = ", ".join("?" * len(rowids))
-        texts = self.conn.execute(
-            f"SELECT rowid, {head}, body FROM {table} WHERE rowid IN ({marks})", rowids
-        ).fetchall()
+        texts = [
+            (rowid, heading, body.translate(UNMARKED))
+            for rowid, heading, body in self.conn.execute(
+                f"SELECT rowid, {head}, body FROM {table} WHERE rowid IN ({marks})", rowids
+            )
+        ]
         out: dict[int, tuple[str, list[str]]] = {}
         if expression and texts:
             with self._scratch():
