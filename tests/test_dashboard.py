@@ -307,3 +307,24 @@ def test_quotes_in_a_document_do_not_break_snippet_marks(tmp_path: Path) -> None
     html = client.get("/search?q=marmalade").text
     assert "‹unbalanced <mark>marmalade</mark>." in html
     assert html.count("<mark>") == html.count("</mark>") == 1
+
+
+def test_errors_and_counts_in_the_pages_own_words(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def error(url: str) -> str:
+        found = re.search(r'<div class="error-box">(.*?)</div>', client.get(url).text, re.S)
+        assert found, url
+        return found[1]
+
+    scope = error("/search?q=card&scope=nonsense")
+    assert "passages" in scope and "chunks" not in scope
+    monkeypatch.setattr("catdoc.search.semantic.available", lambda: False)
+    vector = error("/search?q=card&mode=vector")
+    assert "hybrid or text mode" in vector and "--mode" not in vector
+    (tmp_path / ".catdoc").mkdir()
+    one = "categories:\n  - {id: one, name: One, objects: [{id: only}]}\n"
+    (tmp_path / ".catdoc" / "category.yaml").write_text(one, encoding="utf-8")
+    small = TestClient(create_app(CatDoc(tmp_path), port=PORT), base_url=f"http://127.0.0.1:{PORT}")
+    overview = small.get("/").text
+    assert '1 object"' in overview and "1 objects" not in overview

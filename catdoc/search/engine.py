@@ -437,7 +437,8 @@ class SearchEngine:
             raise CatDocError(
                 VALIDATION_ERROR,
                 "Vector search needs the optional semantic extra, which is not installed.",
-                "Install it with `pip install 'catdoc[semantic]'`, or use --mode hybrid or text.",
+                "Install it with `pip install 'catdoc[semantic]'`, or search in hybrid or text "
+                "mode.",
             )
         if mode == "hybrid" and not use_vector and cond.column is None:
             notes.append(

@@ -49,7 +49,7 @@ def categories_drawing(
     """The overview: categories as nodes, functors (and the category hierarchy) as edges."""
     drawing = Drawing()
     for cat in categories:
-        label = f"{cat.name}\n{cat.object_count} objects"
+        label = f"{cat.name}\n{cat.object_count} object{'' if cat.object_count == 1 else 's'}"
         drawing.node(cat.id, label, "category", href=entity_url("category", cat.id))
         if cat.parent:
             drawing.edge(f"parent:{cat.id}", cat.id, cat.parent, "parent", "parent")

@@ -32,6 +32,8 @@ PAGE = 50
 """Rows per page of a member list, mapping table or finding list."""
 SEARCH_PAGE = 20
 """Results per page of a search."""
+SCOPES = {"documents": "documents", "chunks": "passages"}
+"""Search scope → what the search form calls it."""
 CHAIN_PER_GROUP = 100
 """Entries per category on an object's chain (the nearest); the heading says how many more."""
 COVERAGE_LISTS = ("unmapped_objects", "orphans", "unmapped_morphisms")
@@ -272,7 +274,13 @@ class Pages:
         context: Context = {"title": "Search", "form": form, "response": None, "error": None}
         context["categories"] = [c.id for c in self.svc.list_categories()]
         context["query"] = lambda **changes: _query(request, **changes)
+        context["scopes"] = SCOPES
         if q is None:
+            return context
+        if form["scope"] not in {"", *SCOPES}:
+            message = f"results {form['scope']!r} are not known."
+            hint = f"Use one of: {', '.join(SCOPES.values())}."
+            context["error"] = CatDocError(VALIDATION_ERROR, message, hint)
             return context
         tags = [t.strip() for t in form["tags"].split(",") if t.strip()]
         try:
