@@ -57,7 +57,7 @@ class ImpactOperations(ServiceBase):
         changed: list[str] = []
         if changed_since is not None:
             files = git_revisions.changed_files(self.root, changed_since)
-            documents = self.derived("objects-by-path", _objects_by_path)
+            documents = self.derived("objects-by-path", objects_by_path)
             changed = [f for f in files if f in documents]
             start += [ident for f in changed for ident in documents[f]]
         result = impact(
@@ -90,7 +90,7 @@ class ImpactOperations(ServiceBase):
         return diff_models(self.root, rev1, rev2, current)
 
 
-def _objects_by_path(project: Project) -> dict[str, list[str]]:
+def objects_by_path(project: Project) -> dict[str, list[str]]:
     """Object ids by their document's path, normalised as git names files."""
     out: dict[str, list[str]] = {}
     for ident, obj in project.object_by_id.items():

@@ -328,3 +328,39 @@ def test_errors_and_counts_in_the_pages_own_words(
     small = TestClient(create_app(CatDoc(tmp_path), port=PORT), base_url=f"http://127.0.0.1:{PORT}")
     overview = small.get("/").text
     assert '1 object"' in overview and "1 objects" not in overview
+
+
+def test_relative_links_and_images_of_a_document(tmp_path: Path) -> None:
+    """A link to another object's document opens that object's page; other relative links and
+    images, which the dashboard does not serve, keep their text and lose their target."""
+    root = make_dashboard_project(tmp_path / "proj")
+    checkout = root / "docs" / "requirements" / "checkout.md"
+    checkout.write_text(
+        checkout.read_text("utf-8")
+        + "\nSee [the cart](cart.md#saved), [the API](../specifications/checkout-api.md),"
+        " [a note](notes/todo.md), [out](../../../etc/passwd), [web](https://example.org)"
+        " and [here](#top).\n\n![flow diagram](img/flow.png)\n",
+        "utf-8",
+    )
+    svc = CatDoc(root)
+    spec = svc.show_object("spec-checkout-api").path
+    assert spec == "docs/specifications/checkout-api.md"
+    client = TestClient(create_app(svc, port=PORT), base_url=f"http://127.0.0.1:{PORT}")
+    html = client.get("/objects/req-checkout").text
+    article = html.split('<article class="document">', 1)[1]
+    assert '<a href="/objects/req-cart#saved">the cart</a>' in article
+    assert '<a href="/objects/spec-checkout-api">the API</a>' in article
+    assert "<a>a note</a>" in article and "<a>out</a>" in article
+    assert '<a href="https://example.org">web</a>' in article
+    assert '<a href="#top">here</a>' in article
+    assert '<img alt="flow diagram" />' in article
+    for href in re.findall(r'href="(/objects/[^"#]*)', article):
+        assert client.get(href).status_code == 200
+
+    from catdoc.web.render import document_html
+
+    rst = "See `cart <../requirements/cart.md>`_.\n\n.. image:: _static/x.png\n   :alt: x\n"
+    page_of = {"docs/requirements/cart.md": "/objects/req-cart"}.get
+    html = str(document_html(rst, "docs/design/a.rst", page_of))
+    assert 'href="/objects/req-cart"' in html
+    assert "<img" in html and "src=" not in html and 'alt="x"' in html

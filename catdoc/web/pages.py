@@ -18,6 +18,7 @@ from starlette.routing import Route
 from catdoc import results as r
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
 from catdoc.service import CatDoc
+from catdoc.service_impact import objects_by_path
 from catdoc.web.app import Site
 from catdoc.web.graphs import (
     MAX_NODES,
@@ -26,7 +27,7 @@ from catdoc.web.graphs import (
     neighbourhood_drawing,
     trace_drawing,
 )
-from catdoc.web.render import document_html
+from catdoc.web.render import document_html, entity_url
 
 PAGE = 50
 """Rows per page of a member list, mapping table or finding list."""
@@ -122,6 +123,11 @@ class Pages:
         except CatDocError:
             return object_id
 
+    def page_of(self, path: str) -> str | None:
+        """The page of the object whose document is the file at `path`, if one is."""
+        ids = self.svc.derived("objects-by-path", objects_by_path).get(path)
+        return entity_url("object", ids[0]) if ids else None
+
     # ------------------------------------------------------------------ overview
     def overview(self, request: Request) -> Context:
         categories = self.svc.list_categories()
@@ -169,7 +175,9 @@ class Pages:
 
     def object(self, request: Request) -> Context:
         detail = self.svc.show_object(_ident(request))
-        html = None if detail.content is None else document_html(detail.content, detail.path)
+        html = None
+        if detail.content is not None:
+            html = document_html(detail.content, detail.path, self.page_of)
         return {
             "title": detail.title,
             "obj": detail,

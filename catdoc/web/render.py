@@ -6,8 +6,10 @@ and attributes of docutils' output."""
 
 from __future__ import annotations
 
+import posixpath
+from collections.abc import Callable
 from functools import cache
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 import nh3
 from markdown_it import MarkdownIt
@@ -47,7 +49,61 @@ _RST_SETTINGS = {
 }
 
 
-def _rst_html(body: str) -> str | None:
+class Links:
+    """Where a document's relative links and images go. A link to a file of the project that is
+    some object's document goes to that object's page (`page_of(path)`); any other relative link
+    loses its `href` and any relative image its `src` (the page shows its text, the image's alt
+    text): the dashboard serves no project files. Links and images with a scheme stay."""
+
+    def __init__(self, path: str | None, page_of: Callable[[str], str | None]) -> None:
+        self.folder = posixpath.dirname(path or "")
+        self.page_of = page_of
+
+    def _path(self, url: str) -> str | None:
+        """The project path a relative `url` names, or None when it lies outside the project."""
+        path = unquote(urlsplit(url).path)
+        if not path.startswith("/"):
+            path = posixpath.join(self.folder, path)
+        path = posixpath.normpath(path).lstrip("/")
+        return None if path == ".." or path.startswith("../") else path
+
+    def href(self, url: str) -> str | None:
+        parts = urlsplit(url)
+        if parts.scheme or parts.netloc or not parts.path:  # elsewhere, or on this page
+            return url
+        path = self._path(url)
+        page = None if path is None else self.page_of(path)
+        if page is None:
+            return None
+        return page + (f"#{parts.fragment}" if parts.fragment else "")
+
+    def src(self, url: str) -> str | None:
+        parts = urlsplit(url)
+        return url if parts.scheme or parts.netloc else None
+
+    def attribute(self, tag: str, name: str, value: str) -> str | None:
+        """nh3's attribute filter: `href` and `src` as `href` and `src` say."""
+        if name == "href":
+            return self.href(value)
+        return self.src(value) if name == "src" else value
+
+
+def _markdown_html(body: str, links: Links) -> str:
+    md = _markdown()
+    tokens = md.parse(body)
+    for token in tokens:
+        for child in token.children or []:
+            name = {"link_open": "href", "image": "src"}.get(child.type)
+            if name is not None:
+                value = links.attribute(child.tag, name, str(child.attrs[name]))
+                if value is None:
+                    del child.attrs[name]
+                else:
+                    child.attrs[name] = value
+    return md.renderer.render(tokens, md.options, {})
+
+
+def _rst_html(body: str, links: Links) -> str | None:
     """reStructuredText as cleaned HTML, or None when docutils cannot make sense of it."""
     from docutils.core import publish_parts
     from docutils.utils import SystemMessage
@@ -56,16 +112,22 @@ def _rst_html(body: str) -> str | None:
         parts = publish_parts(body, writer="html5", settings_overrides=_RST_SETTINGS)
     except (SystemMessage, ValueError, RecursionError):
         return None
-    return nh3.clean(parts["body"], url_schemes={"http", "https", "mailto"})
+    return nh3.clean(
+        parts["body"], url_schemes={"http", "https", "mailto"}, attribute_filter=links.attribute
+    )
 
 
-def document_html(text: str, path: str | None) -> Markup:
-    """An object's document as HTML; front matter is left out (the page shows it as fields)."""
+def document_html(
+    text: str, path: str | None, page_of: Callable[[str], str | None] = lambda path: None
+) -> Markup:
+    """An object's document (at `path` in the project) as HTML; front matter is left out (the
+    page shows it as fields). Relative links and images: see `Links`."""
     body = split_front_matter(text).body
     kind = "markdown" if path is None else sniff_kind(path, body)
+    links = Links(path, page_of)
     if kind == "markdown":
-        return Markup(_markdown().render(body))
-    if kind == "rst" and (html := _rst_html(body)) is not None:
+        return Markup(_markdown_html(body, links))
+    if kind == "rst" and (html := _rst_html(body, links)) is not None:
         return Markup(html)
     return Markup('<pre class="document-text">') + escape(body) + Markup("</pre>")
 
