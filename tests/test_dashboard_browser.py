@@ -217,3 +217,43 @@ def test_foreign_host_is_refused(board: Dashboard) -> None:
     assert status(f"localhost:{board.port}") == 200
     assert status("attacker.example") == 403
     assert status(f"attacker.example:{board.port}") == 403
+
+
+LONG = "x" * 3000
+LONG_MODEL = f"""\
+categories:
+  - id: long
+    name: Long{LONG}
+    description: {LONG}
+    objects:
+      - {{id: a, title: "{LONG}", tags: ["{LONG}"]}}
+      - {{id: b, title: B}}
+    morphisms:
+      - {{id: ab, name: "{LONG}", source: a, target: b}}
+"""
+
+
+def test_long_words_wrap_and_graph_labels_are_cut(browser: Any, tmp_path: Path) -> None:
+    """A 3,000-character word wraps on the page, and the graph cuts it (whole on hover)."""
+    (tmp_path / ".catdoc").mkdir()
+    (tmp_path / ".catdoc" / "category.yaml").write_text(LONG_MODEL, encoding="utf-8")
+    board = open_dashboard(CatDoc(tmp_path), 0)
+    thread = board.start_in_background()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        for path in ("/morphisms/ab", "/", "/categories/long", "/objects/a"):
+            open_page(page, board, path)
+            page.wait_for_load_state("load")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 1280, path
+            if path != "/morphisms/ab":
+                graph_nodes(page)
+                assert page.evaluate("window.cy.zoom()") >= 0.5, path
+                labels = page.evaluate("window.cy.elements().map(e => e.data('label'))")
+                assert all(len(label) < 100 for label in labels), path
+        assert page.evaluate("window.cy.getElementById('a').data('title')") == LONG
+    finally:
+        context.close()
+        board.stop()
+        thread.join(timeout=10)

@@ -12,7 +12,17 @@ from catdoc.web.render import entity_url
 MAX_NODES = 150
 """No page draws more graph nodes than this."""
 
+LABEL_CHARS = 48
+"""A graph label's longest line; a longer one is cut with … (the whole label shows on hover)."""
+
 Element = dict[str, dict[str, Any]]
+
+
+def _short(label: str) -> str:
+    return "\n".join(
+        line if len(line) <= LABEL_CHARS else line[: LABEL_CHARS - 1] + "…"
+        for line in label.split("\n")
+    )
 
 
 class Drawing:
@@ -30,13 +40,15 @@ class Drawing:
         if len(self.nodes) >= MAX_NODES:
             self.dropped += 1
             return False
-        data = {"id": ident, "label": label, "kind": kind, "href": href, "role": role}
+        data = {"id": ident, "label": _short(label), "title": label, "kind": kind}
+        data |= {"href": href, "role": role}
         self.nodes[ident] = {"data": data}
         return True
 
     def edge(self, ident: str, source: str, target: str, label: str, kind: str) -> None:
         if source in self.nodes and target in self.nodes and ident not in self.edges:
-            data = {"id": f"e:{ident}", "source": source, "target": target, "label": label}
+            data = {"id": f"e:{ident}", "source": source, "target": target}
+            data |= {"label": _short(label), "title": label}
             self.edges[ident] = {"data": {**data, "kind": kind}}
 
     def elements(self) -> list[Element]:

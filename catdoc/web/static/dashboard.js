@@ -41,7 +41,8 @@
       if (href) { window.location.assign(href); }
     });
     cy.on("mouseover", "node[href]", function () { box.style.cursor = "pointer"; });
-    cy.on("mouseout", "node", function () { box.style.cursor = ""; });
+    cy.on("mouseover", "node, edge", function (event) { box.title = event.target.data("title"); });
+    cy.on("mouseout", "node, edge", function () { box.style.cursor = ""; box.title = ""; });
     window.cy = cy;
     document.body.setAttribute("data-graph-ready", String(cy.nodes().length));
     document.body.setAttribute("data-graph-ms", String(Math.round(window.performance.now())));
