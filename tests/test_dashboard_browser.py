@@ -257,3 +257,34 @@ def test_long_words_wrap_and_graph_labels_are_cut(browser: Any, tmp_path: Path) 
         context.close()
         board.stop()
         thread.join(timeout=10)
+
+
+PHONE_PAGES = [
+    "/",
+    "/categories/requirements",
+    "/objects/req-checkout",
+    "/functors/specify",
+    "/transformations/unit-gates-e2e",
+    "/validation",
+    "/search?q=card",
+    "/trace?source=req-checkout&target=test-checkout-e2e",
+    "/coverage",
+    "/activity",
+]
+
+
+def test_pages_fit_a_phone(browser: Any, board: Dashboard) -> None:
+    """At 390 px the header's links wrap and the tool-call panel goes below the content."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        for path in PHONE_PAGES:
+            open_page(page, board, path)
+            page.wait_for_load_state("load")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+            assert page.locator("main").evaluate("m => m.getBoundingClientRect().width") >= 360
+            nav = page.locator(".top nav a").last.evaluate("a => a.getBoundingClientRect().right")
+            assert nav <= 390, path
+    finally:
+        context.close()
