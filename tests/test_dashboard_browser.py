@@ -288,3 +288,32 @@ def test_pages_fit_a_phone(browser: Any, board: Dashboard) -> None:
             assert nav <= 390, path
     finally:
         context.close()
+
+
+def test_many_tabs_share_one_stream(browser: Any, board: Dashboard, root: Path) -> None:
+    """Eight tabs (a browser opens 6 connections to a host, and each stream held one) all load
+    and all follow a change; so does a tab without SharedWorker, on a stream of its own."""
+    model = root / ".catdoc" / "category.yaml"
+    original = model.read_text(encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    alone = browser.new_context(viewport={"width": 1280, "height": 900})
+    alone.set_default_timeout(TIMEOUT_MS)
+    alone.add_init_script("delete window.SharedWorker;")
+    try:
+        pages = []
+        for path in ["/objects/req-cart", "/categories/requirements"] * 4:
+            page = context.new_page()
+            open_page(page, board, path)
+            expect(page.locator("#live")).to_have_class("live on")
+            pages.append(page)
+        pages.append(alone.new_page())
+        open_page(pages[-1], board, "/objects/req-cart")
+        expect(pages[-1].locator("#live")).to_have_class("live on")
+        model.write_text(original.replace("Shopping cart", "Shopping basket"), encoding="utf-8")
+        for page in pages:
+            expect(page.locator("main")).to_contain_text("Shopping basket")
+    finally:
+        model.write_text(original, encoding="utf-8")
+        context.close()
+        alone.close()

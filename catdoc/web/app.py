@@ -152,24 +152,25 @@ class Site:
         return HTMLResponse(html, status_code=status)
 
     async def events(self, request: Request) -> EventSourceResponse:
-        """Server-sent events: `change` when the project's files differ from the page's token,
-        `activity` for each tool call after the page's last one, `background` with the steps
-        under way whenever they moved (first on connecting: the page may be older)."""
-        seen = request.query_params.get("token", "")
-        watch = request.query_params.get("watch") or None
+        """Server-sent events, one stream for every tab of a browser (static/events.js shares
+        it): `change` with the tokens of the project (under "") and of each object in the
+        `watch` parameters, whenever they differ; `activity` for each tool call after `after`;
+        `background` with the steps under way whenever they moved. Both `change` and
+        `background` come first on connecting: the pages may be older."""
+        watches = sorted({w for w in request.query_params.getlist("watch") if w})
         try:
             after = int(request.query_params.get("after", "0"))
         except ValueError:
             after = 0
 
         async def stream() -> AsyncIterator[dict[str, str]]:
-            nonlocal seen, after
-            reported = -1
+            nonlocal after
+            seen, reported = "", -1
             while True:
-                token = project_token(self.svc, watch)
-                if token != seen:
-                    seen = token
-                    yield {"event": "change", "data": token}
+                tokens = json.dumps({w: project_token(self.svc, w) for w in ["", *watches]})
+                if tokens != seen:
+                    seen = tokens
+                    yield {"event": "change", "data": tokens}
                 for call in self.activity.since(after) if self.activity else []:
                     after = call.seq
                     yield {"event": "activity", "data": json.dumps(call.to_dict())}

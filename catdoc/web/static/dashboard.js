@@ -82,31 +82,58 @@
   }
 
   function follow() {
-    if (typeof window.EventSource !== "function") { return; }
     var body = document.body;
     var live = document.getElementById("live");
-    var query = "?token=" + encodeURIComponent(body.getAttribute("data-token") || "") +
-                "&after=" + encodeURIComponent(body.getAttribute("data-after") || "0") +
-                "&watch=" + encodeURIComponent(body.getAttribute("data-watch") || "");
-    var source = new EventSource("/events" + query);
-    source.addEventListener("open", function () { if (live) { live.className = "live on"; } });
-    source.addEventListener("error", function () { if (live) { live.className = "live off"; } });
-    source.addEventListener("change", function () {
-      source.close();
-      window.location.reload();
+    var token = body.getAttribute("data-token") || "";
+    var watch = body.getAttribute("data-watch") || "";
+    var after = Number(body.getAttribute("data-after") || "0");
+    var handlers = {
+      open: function () { if (live) { live.className = "live on"; } },
+      error: function () { if (live) { live.className = "live off"; } },
+      change: function (data) {
+        var current = JSON.parse(data)[watch];
+        if (current !== undefined && current !== token) { window.location.reload(); }
+      },
+      background: function (data) { showBackground(JSON.parse(data)); },
+      activity: function (data) {
+        var call = JSON.parse(data);
+        var list = document.getElementById("activity-list");
+        if (call.seq <= after || !list) { return; }
+        after = call.seq;
+        var empty = list.querySelector(".empty");
+        if (empty) { empty.remove(); }
+        list.insertBefore(callItem(call), list.firstChild);
+        while (list.children.length > 200) { list.removeChild(list.lastChild); }
+      }
+    };
+    if (typeof window.SharedWorker === "function") {
+      // One stream for every tab (static/events.js).
+      var port = new window.SharedWorker("/static/events.js").port;
+      port.addEventListener("message", function (event) {
+        handlers[event.data.type](event.data.data);
+      });
+      port.start();
+      var hello = function () { port.postMessage({ watch: watch, after: after }); };
+      hello();
+      window.addEventListener("pagehide", function () { port.postMessage({ bye: true }); });
+      window.addEventListener("pageshow", function (event) { if (event.persisted) { hello(); } });
+      return;
+    }
+    if (typeof window.EventSource !== "function") { return; }
+    // No SharedWorker: a stream of this tab's own, closed while the tab is hidden (it sends the
+    // current state first when it opens again).
+    var source = null;
+    var open = function () {
+      if (source) { source.close(); }
+      source = new EventSource("/events?after=" + after + "&watch=" + encodeURIComponent(watch));
+      Object.keys(handlers).forEach(function (type) {
+        source.addEventListener(type, function (event) { handlers[type](event.data); });
+      });
+    };
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) { source.close(); } else { open(); }
     });
-    source.addEventListener("background", function (event) {
-      showBackground(JSON.parse(event.data));
-    });
-    source.addEventListener("activity", function (event) {
-      var list = document.getElementById("activity-list");
-      if (!list) { return; }
-      var call = JSON.parse(event.data);
-      var empty = list.querySelector(".empty");
-      if (empty) { empty.remove(); }
-      list.insertBefore(callItem(call), list.firstChild);
-      while (list.children.length > 200) { list.removeChild(list.lastChild); }
-    });
+    open();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
