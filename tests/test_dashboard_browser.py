@@ -5,6 +5,7 @@ and injected markup never runs. One browser and one server for the whole module.
 from __future__ import annotations
 
 import http.client
+import json
 import shutil
 import threading
 from collections.abc import Iterator
@@ -317,3 +318,20 @@ def test_many_tabs_share_one_stream(browser: Any, board: Dashboard, root: Path) 
         model.write_text(original, encoding="utf-8")
         context.close()
         alone.close()
+
+
+def test_one_stream_follows_at_most_max_watches_objects(board: Dashboard) -> None:
+    from catdoc.web.app import MAX_WATCHES
+
+    query = "&".join(f"watch=o{n}" for n in range(MAX_WATCHES * 3))
+    connection = http.client.HTTPConnection("127.0.0.1", board.port, timeout=10)
+    connection.request("GET", f"/events?{query}", headers={"Host": f"127.0.0.1:{board.port}"})
+    response = connection.getresponse()
+    assert response.status == 200
+    event = b""
+    while not event.endswith(b"\r\n\r\n") and not event.endswith(b"\n\n"):
+        event += response.read1(4096)  # the first event: the tokens, sent on connecting
+    connection.close()
+    data = next(line for line in event.decode().splitlines() if line.startswith("data:"))
+    tokens = json.loads(data.removeprefix("data:").strip())
+    assert "" in tokens and len(tokens) == MAX_WATCHES + 1

@@ -87,6 +87,11 @@ class LocalOnly:
         await self.app(scope, receive, send_secured)
 
 
+MAX_WATCHES = 64
+"""Objects one event stream follows (the pages open in one browser): each costs a `stat` per
+poll, so a request naming thousands cannot make the server poll thousands of files."""
+
+
 def project_token(svc: CatDoc, watch: str | None = None) -> str:
     """A short fingerprint of the project's files (and of the document of the object `watch`,
     on its page); a page compares it to notice a change."""
@@ -157,7 +162,7 @@ class Site:
         `watch` parameters, whenever they differ; `activity` for each tool call after `after`;
         `background` with the steps under way whenever they moved. Both `change` and
         `background` come first on connecting: the pages may be older."""
-        watches = sorted({w for w in request.query_params.getlist("watch") if w})
+        watches = sorted({w for w in request.query_params.getlist("watch") if w})[:MAX_WATCHES]
         try:
             after = int(request.query_params.get("after", "0"))
         except ValueError:
