@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
-from catdoc.edit import EditResult
+from catdoc.edit import EditResult, EntityKind
 from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.service import CatDoc
 
@@ -72,13 +72,14 @@ CategoryName = Annotated[
     Field(min_length=1, description="Category id, exact name, or alias (e.g. 'requirements')."),
 ]
 
-_RENAME_ARGUMENTS = (
-    "objectId",
-    "morphismId",
-    "categoryId",
-    "functorId",
-    "naturalTransformationId",
-)
+_RENAME_KINDS: dict[str, EntityKind] = {
+    "objectId": "object",
+    "morphismId": "morphism",
+    "categoryId": "category",
+    "functorId": "functor",
+    "naturalTransformationId": "natural transformation",
+}
+_RENAME_ARGUMENTS = tuple(_RENAME_KINDS)
 
 
 def _given(clear: list[str] | None = None, **fields: Any) -> dict[str, Any]:
@@ -248,7 +249,9 @@ def register_write_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
             "functorId": lambda: svc.functor(old).id,
             "naturalTransformationId": lambda: svc.natural_transformation(old).id,
         }[argument]
-        return svc.rename(lookup(), newId, expected_version=expectedVersion)
+        return svc.rename(
+            lookup(), newId, kind=_RENAME_KINDS[argument], expected_version=expectedVersion
+        )
 
     # ------------------------------------------------------------------ morphisms
     @tool(

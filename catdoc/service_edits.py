@@ -10,7 +10,7 @@ from catdoc.model import PathSpec
 from catdoc.service_base import ServiceBase
 
 if TYPE_CHECKING:
-    from catdoc.edit import EditResult, ModelEdit
+    from catdoc.edit import EditResult, EntityKind, ModelEdit
 
 
 class EditOperations(ServiceBase):
@@ -76,11 +76,18 @@ class EditOperations(ServiceBase):
             expected_version=expected_version,
         )
 
-    def rename(self, old: str, new: str, *, expected_version: str | None = None) -> EditResult:
-        """Rename an object, morphism, category, functor or natural transformation and every
-        reference to it in the model."""
+    def rename(
+        self,
+        old: str,
+        new: str,
+        *,
+        kind: EntityKind | None = None,
+        expected_version: str | None = None,
+    ) -> EditResult:
+        """Rename an object, morphism, category, functor or natural transformation (of `kind`,
+        when two kinds share the id) and every reference to it in the model."""
         return self._edit(
-            lambda e: e.rename(old, new) and None,
+            lambda e: e.rename(old, new, kind) and None,
             subject=new,
             action="renamed",
             expected_version=expected_version,
@@ -211,12 +218,18 @@ class EditOperations(ServiceBase):
         )
 
     def remove_entity(
-        self, ident: str, *, cascade: bool = False, expected_version: str | None = None
+        self,
+        ident: str,
+        *,
+        cascade: bool = False,
+        kind: EntityKind | None = None,
+        expected_version: str | None = None,
     ) -> EditResult:
-        """Remove whatever `ident` names (object, morphism, category, functor, transformation)."""
+        """Remove whatever `ident` names (object, morphism, category, functor, transformation;
+        of `kind`, when two kinds share the id)."""
 
         def remove(e: ModelEdit) -> None:
-            e.remove(ident, cascade=cascade)
+            e.remove(ident, cascade=cascade, kind=kind)
 
         return self._edit(
             remove, subject=ident, action="removed", expected_version=expected_version

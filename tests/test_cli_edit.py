@@ -489,3 +489,18 @@ def test_content_written_over_a_changed_document_is_a_conflict(project: Path) ->
         *("--expect-content-version", now["contentVersion"]),
     )
     assert data["outcome"] == "updated"
+
+
+def test_an_id_two_kinds_share_is_named_with_kind(project: Path) -> None:
+    edit_json(project, "mv", "specify", "requirements")  # a functor with a category's id
+    body = refused(project, "rm", "requirements", code=2, error="VALIDATION_ERROR")
+    assert "names a category and a functor" in body["message"]
+    assert "--kind category or --kind functor" in body["hint"]
+    refused(project, "mv", "requirements", "x", code=2, error="VALIDATION_ERROR")
+    refused(project, "rm", "requirements", "--kind", "object", code=2, error="NOT_FOUND")
+    renamed = edit_json(project, "mv", "requirements", "specify", "--kind", "functor")
+    assert renamed["changes"][0]["kind"] == "functor"
+    assert "specify" in {f["id"] for f in edit_json(project, "list", "functors")}
+    assert "requirements" in {
+        c["id"] for c in edit_json(project, "list", "categories")["categories"]
+    }

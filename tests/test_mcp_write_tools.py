@@ -612,3 +612,13 @@ async def test_two_sessions_writing_one_document_the_second_gets_conflict(root: 
             else:
                 assert error_of(result)["code"] == "CONFLICT"
     assert (root / "docs" / "req-login.md").read_text() == "Written by the first.\n"
+
+
+async def test_rename_acts_on_the_kind_its_argument_names(client: Client) -> None:
+    await call(client, "catdoc_rename", functorId="realize", newId="requirements")
+    # a category and a functor now share the id: each argument renames its own kind
+    await call(client, "catdoc_rename", functorId="requirements", newId="realize")
+    functors = await call(client, "catdoc_list_functors")
+    categories = await call(client, "catdoc_list_categories")
+    assert {f["id"] for f in functors["functors"]} == {"realize", "realize-v2"}
+    assert "requirements" in {c["id"] for c in categories["categories"]}

@@ -39,7 +39,7 @@ from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
 from catdoc.visible import visible
 
 if TYPE_CHECKING:
-    from catdoc.edit import EditResult
+    from catdoc.edit import EditResult, EntityKind
     from catdoc.model import PathSpec
     from catdoc.service import CatDoc
 
@@ -593,6 +593,32 @@ def component(
 
 
 # --------------------------------------------------------------------------- rm, mv
+class Kind(enum.StrEnum):
+    """A kind of entity, as `--kind` names it."""
+
+    object = "object"
+    morphism = "morphism"
+    category = "category"
+    functor = "functor"
+    transformation = "transformation"
+
+
+KindOption = Annotated[
+    Kind | None,
+    typer.Option(
+        "--kind",
+        help="Which entity, when two kinds share the id (ids are unique within a kind).",
+        show_default=False,
+    ),
+]
+
+
+def _entity_kind(kind: Kind | None) -> EntityKind | None:
+    from catdoc.edit import KIND_OPTIONS  # the write path loads on first use
+
+    return None if kind is None else next(k for k, o in KIND_OPTIONS.items() if o == kind.value)
+
+
 @app.command("rm")
 def remove_entity(
     ctx: typer.Context,
@@ -612,6 +638,7 @@ def remove_entity(
             "use it (without it, an entity in use is refused: IN_USE).",
         ),
     ] = False,
+    kind: KindOption = None,
     expect_version: ExpectOption = None,
     fmt: FormatOption = OutputFormat.text,
 ) -> None:
@@ -622,7 +649,12 @@ def remove_entity(
     catdoc rm req-receipt --cascade
     catdoc rm eta --format json
     """
-    show(service(ctx).remove_entity(ident, cascade=cascade, expected_version=expect_version), fmt)
+    show(
+        service(ctx).remove_entity(
+            ident, cascade=cascade, kind=_entity_kind(kind), expected_version=expect_version
+        ),
+        fmt,
+    )
 
 
 @app.command("mv")
@@ -632,6 +664,7 @@ def rename(
         str, typer.Argument(metavar="OLD", help="The current id.", autocompletion=complete_any)
     ],
     new: Annotated[str, typer.Argument(metavar="NEW", help="The new id.")],
+    kind: KindOption = None,
     expect_version: ExpectOption = None,
     fmt: FormatOption = OutputFormat.text,
 ) -> None:
@@ -643,4 +676,7 @@ def rename(
     catdoc mv req-cart req-basket
     catdoc mv specify specify-v1 --format json
     """
-    show(service(ctx).rename(old, new, expected_version=expect_version), fmt)
+    show(
+        service(ctx).rename(old, new, kind=_entity_kind(kind), expected_version=expect_version),
+        fmt,
+    )

@@ -4,11 +4,11 @@ current as operations run, and the checks that refuse a bad change before anythi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ruamel.yaml.comments import CommentedMap
 
@@ -340,6 +340,45 @@ class EditBase:
             *self._index.functors,
             *self._index.nats,
         ]
+
+    def _ids_by_kind(self) -> dict[EntityKind, Collection[str]]:
+        return {
+            "object": self._index.object_category.keys(),
+            "morphism": self._index.morphisms.keys(),
+            "category": self._index.category_file.keys(),
+            "functor": self._index.functors.keys(),
+            "natural transformation": self._index.nats.keys(),
+        }
+
+    def _kind_of(self, ident: str, kind: EntityKind | None) -> EntityKind:
+        """Which entity `ident` names: of `kind` when given; else the one kind that has it (ids
+        are unique within a kind only, so an id two kinds share must say which)."""
+        ids = self._ids_by_kind()
+        if kind is not None:
+            if ident not in ids[kind]:
+                raise missing(kind.capitalize(), ident, ids[kind])
+            return kind
+        kinds = [name for name, known in ids.items() if ident in known]
+        if not kinds:
+            raise missing("Entity", ident, self._every_id())
+        if len(kinds) > 1:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{ident!r} names a {' and a '.join(kinds)}; nothing was changed.",
+                "Say which: --kind " + " or --kind ".join(KIND_OPTIONS[k] for k in kinds) + ".",
+            )
+        return kinds[0]
+
+
+EntityKind = Literal["object", "morphism", "category", "functor", "natural transformation"]
+KIND_OPTIONS: dict[EntityKind, str] = {
+    "object": "object",
+    "morphism": "morphism",
+    "category": "category",
+    "functor": "functor",
+    "natural transformation": "transformation",
+}
+"""How the command line names each kind (`catdoc rm ID --kind transformation`)."""
 
 
 def missing(kind: str, ident: str, existing: Iterable[str]) -> CatDocError:

@@ -14,11 +14,11 @@ from catdoc.edit.base import (
     IN_USE,
     OBJECT_FIELDS,
     EditBase,
+    EntityKind,
     MorphismEnds,
     check_object_fields,
     fresh_id,
     in_use,
-    missing,
     new_entry,
     only_fields,
     slug,
@@ -360,21 +360,18 @@ class ObjectOperations(EditBase):
                     )
         return uses
 
-    def remove(self, ident: str, *, cascade: bool = False) -> str:
-        """Remove whatever `ident` names; returns its kind."""
-        if ident in self._index.object_category:
+    def remove(self, ident: str, *, cascade: bool = False, kind: EntityKind | None = None) -> str:
+        """Remove whatever `ident` names (of `kind`, when two kinds share the id); returns its
+        kind."""
+        kind = self._kind_of(ident, kind)
+        if kind == "object":
             self.remove_object(ident, cascade=cascade)
-            return "object"
-        if ident in self._index.morphisms:
+        elif kind == "morphism":
             self.remove_morphism(ident, cascade=cascade)
-            return "morphism"
-        if ident in self._index.category_file:
+        elif kind == "category":
             self.remove_category(ident)
-            return "category"
-        if ident in self._index.functors:
+        elif kind == "functor":
             self.remove_functor(ident)
-            return "functor"
-        if ident in self._index.nats:
+        else:
             self.remove_natural_transformation(ident)
-            return "natural transformation"
-        raise missing("Entity", ident, self._every_id())
+        return kind

@@ -7,7 +7,7 @@ from typing import Any
 from catdoc.documents import read_document, rename_mentions, sniff_kind
 from catdoc.edit.base import (
     EditBase,
-    missing,
+    EntityKind,
 )
 from catdoc.edit.nodes import (
     flat,
@@ -25,32 +25,29 @@ from catdoc.project import resolve_inside
 class RenameOperations(EditBase):
     """Renaming any entity with every reference to it."""
 
-    def rename(self, old: str, new: str) -> str:
+    def rename(self, old: str, new: str, kind: EntityKind | None = None) -> str:
         """Give an object, morphism, category, functor or natural transformation a new id and
-        update every reference to it in the model; returns the kind renamed."""
+        update every reference to it in the model; returns the kind renamed. `kind` says which
+        when two kinds share the id."""
         if old == new:
             raise CatDocError(VALIDATION_ERROR, f"{old!r} already has that id.")
-        if old in self._index.object_category:
+        kind = self._kind_of(old, kind)
+        if kind == "object":
             self._rename_object(old, new)
-            return "object"
-        if old in self._index.morphisms:
+        elif kind == "morphism":
             self._rename_morphism(old, new)
-            return "morphism"
-        if old in self._index.category_file:
+        elif kind == "category":
             self._rename_category(old, new)
-            return "category"
-        if old in self._index.functors:
+        elif kind == "functor":
             self._rename_functor(old, new)
-            return "functor"
-        if old in self._index.nats:
+        else:
             self._check_new_id("natural transformation", new, self._index.nats)
             self._nat_node(old)["id"] = new
             self.reviews.renamed("natural transformation", old, new)
             self._rekey(self._index.nats, old, new)
             self._rekey(self._index.nat_file, old, new)
             self._renamed("natural transformation", old, new)
-            return "natural transformation"
-        raise missing("Entity", old, self._every_id())
+        return kind
 
     def _renamed(self, kind: str, old: str, new: str) -> None:
         self.touched.add(old)
