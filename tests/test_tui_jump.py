@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual.command import CommandList, CommandPalette
+from textual.content import Content
 from textual.pilot import Pilot
 from tui_project import copy_example, make_big_project
 
@@ -128,3 +129,32 @@ async def test_no_project_no_targets(tmp_path: Path) -> None:
         provider = JumpProvider(app.screen)
         await provider.startup()
         assert [hit async for hit in provider.search("cart")] == []
+
+
+@anyio
+async def test_titles_with_brackets_show_as_they_are_and_are_found(tmp_path: Path) -> None:
+    root = copy_example("traceability", tmp_path)
+    model = root / ".catdoc" / "category.yaml"
+    text = model.read_text("utf-8")
+    title = "Card [PCI] / a[i] [/] [/bold] [link=x]L"
+    text = text.replace("title: Checkout\n", f"title: '{title}'\n", 1)
+    text = text.replace("name: Requirements → Specifications", "name: 'Specify [b]x[/]'", 1)
+    model.write_text(text, "utf-8")
+    app = make_app(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("j")
+        prompts = await hits(pilot, "card pci")
+        assert prompts[0] == f"req-checkout  {title}\nobject in Requirements"
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        prompt = palette.query_one(CommandList).get_option_at_index(0).prompt
+        assert isinstance(prompt, Content)
+        marked = {span.start for span in prompt.spans if span.end - span.start == 1}
+        assert "".join(prompt.plain[i] for i in sorted(marked)) == "CardPCI"  # where they are
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.browser.current == Ref("object", "req-checkout")
+        await pilot.press("ctrl+p")
+        prompts = await hits(pilot, "functor: specify")
+        assert prompts[0].startswith("Functor: Specify [b]x[/]\n")

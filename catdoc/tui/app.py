@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import Provider
 from textual.screen import Screen
 from textual.widgets import Input
 
@@ -20,7 +21,7 @@ from catdoc.progress import BackgroundWork
 from catdoc.project import Project
 from catdoc.service import CatDoc
 from catdoc.tui.editor import edit_selection
-from catdoc.tui.jump import JumpProvider, open_jump
+from catdoc.tui.jump import JumpProvider, SystemCommands, open_jump
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
 from catdoc.tui.screens.browser import BrowserScreen
@@ -49,7 +50,10 @@ class CatDocApp(App[None]):
 
     TITLE = "CatDoc"
     CSS_PATH = "catdoc.tcss"
-    COMMANDS = App.COMMANDS | {JumpProvider}
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {
+        SystemCommands,
+        JumpProvider,
+    }
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
         (0, "-narrow"),
         (100, "-wide"),

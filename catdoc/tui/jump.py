@@ -13,7 +13,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
-from textual.command import CommandPalette, Hit, Hits, Provider
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.fuzzy import Matcher
+from textual.markup import escape
+from textual.system_commands import SystemCommandsProvider
 
 from catdoc.errors import CatDocError
 from catdoc.project import Project
@@ -120,11 +124,42 @@ class JumpProvider(Provider):
         for score, target in scored[:MAX_HITS]:
             yield Hit(
                 score,
-                matcher.highlight(target.text),
+                highlight(matcher, target.text),
                 partial(app.open, target.ref),
                 text=target.text,
-                help=target.help,
+                help=escape(target.help),
             )
+
+
+def highlight(matcher: Matcher, text: str) -> Content:
+    """`text` as it is, its letters matching the query marked: `Matcher.highlight` reads its
+    text as markup, so a title such as `Card payments [PCI]` would lose its brackets (or, with
+    `[/]` in it, raise)."""
+    content = Content(text)
+    _, offsets = matcher.fuzzy_search.match(matcher.query, text)
+    for offset in offsets:
+        if not text[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
+
+
+class SystemCommands(SystemCommandsProvider):
+    """Textual's app-wide commands, their names (functor and transformation names among them)
+    shown as they are rather than read as markup."""
+
+    async def discover(self) -> Hits:
+        commands = sorted(self.app.get_system_commands(self.screen), key=lambda c: c.title)
+        for name, help_text, callback, discover in commands:
+            if discover:
+                yield DiscoveryHit(Content(name), callback, text=name, help=escape(help_text))
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, callback, *_ in self.app.get_system_commands(self.screen):
+            if (score := matcher.match(name)) > 0:
+                yield Hit(
+                    score, highlight(matcher, name), callback, text=name, help=escape(help_text)
+                )
 
 
 def open_jump(app: App[object]) -> None:
