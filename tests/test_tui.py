@@ -13,13 +13,14 @@ from typer.testing import CliRunner
 
 from catdoc.cli import app as cli
 from catdoc.errors import CatDocError
+from catdoc.results import SearchHit
 from catdoc.service import CatDoc
 from catdoc.tui import CatDocApp
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.help import HelpScreen, help_markdown
 from catdoc.tui.screens.mapping import MappingScreen
 from catdoc.tui.screens.problem import ProblemScreen
-from catdoc.tui.screens.search import SearchScreen
+from catdoc.tui.screens.search import SNIPPET_CHARS, SearchScreen, hit_prompt
 from catdoc.tui.screens.trace import TraceScreen
 from catdoc.tui.screens.validation import ValidationScreen
 from catdoc.tui.widgets.mapping import MappingTable
@@ -353,3 +354,12 @@ def test_cli_without_a_project_says_so(tmp_path: Path) -> None:
     assert "No CatDoc project found" in result.output
     assert "catdoc init" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_long_snippet_is_cut_between_words_with_an_ellipsis() -> None:
+    words = " ".join(f"word{i:03}" for i in range(40))  # 319 characters
+    hit = SearchHit(id="a", title="A", score=1.0, snippet=f"«{words[:7]}»{words[7:]}")
+    snippet = hit_prompt(hit, "documents").plain.splitlines()[-1]
+    assert snippet.endswith("word018…") and len(snippet) <= SNIPPET_CHARS  # the marks count
+    short = SearchHit(id="a", title="A", score=1.0, snippet="two  words")
+    assert hit_prompt(short, "documents").plain.splitlines()[-1] == "two words"

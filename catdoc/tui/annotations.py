@@ -22,6 +22,15 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + ELLIPSIS
 
 
+def clip_words(text: str, width: int) -> str:
+    """`text` cut to `width` characters at the last space that fits (mid-word only when one
+    word is longer than that), the cut marked with an ellipsis."""
+    if len(text) <= width:
+        return text
+    space = text.rfind(" ", 0, width)
+    return (text[:space] if space > 0 else text[: width - 1]) + ELLIPSIS
+
+
 def titles(service: CatDoc) -> dict[str, str]:
     """Every id of the project → its title (objects), name (morphisms, categories, functors,
     transformations); ids without one are left out."""

@@ -26,6 +26,7 @@ from catdoc import results as r
 from catdoc.errors import CatDocError
 from catdoc.search.index import MARK_CLOSE, MARK_OPEN
 from catdoc.search.semantic import SWITCHED_OFF_NOTE, UNAVAILABLE_NOTE
+from catdoc.tui.annotations import clip_words
 from catdoc.tui.refs import Ref
 from catdoc.tui.screens.base import CatDocScreen
 from catdoc.visible import visible
@@ -60,7 +61,7 @@ def hit_prompt(hit: r.SearchHit, scope: str) -> Text:
     text.append("\n" + visible("  ".join(w for w in where if w)), "italic dim")
     if hit.snippet:
         text.append("\n")
-        text.append_text(marked(" ".join(hit.snippet.split())[:SNIPPET_CHARS]))
+        text.append_text(marked(clip_words(" ".join(hit.snippet.split()), SNIPPET_CHARS)))
     return text
 
 
