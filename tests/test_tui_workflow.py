@@ -102,6 +102,8 @@ async def test_findings_filter_by_severity_and_by_code_with_counts(tmp_path: Pat
         await pilot.press("v")
         screen = app.screen
         assert isinstance(screen, ValidationScreen) and len(screen.findings) == 47
+        keys_shown_with_findings = {"↵", "1", "2", "3", "/", "0", "e"}
+        assert keys_shown_with_findings <= set(footer_keys(app))
         await pilot.press("2", "3")  # warnings and infos off: the errors alone
         assert {f.severity for f in screen.findings} == {"error"}
         assert "33 of 47 shown" in rendered(app, "#findings-counts")
@@ -118,8 +120,13 @@ async def test_findings_filter_by_severity_and_by_code_with_counts(tmp_path: Pat
             "NAT_SQUARE_FAILS",
             *["NAT_SQUARE_NOT_CHECKED"] * 2,
         ]
+        await pilot.press("1", "3")  # nothing shown: Enter and e have nothing to act on
+        assert not screen.findings
+        keys = footer_keys(app)
+        assert "↵" not in keys and "e" not in keys and keys["0"] == "All" and "1" in keys
         await pilot.press("0")  # everything again
         assert len(screen.findings) == 47
+        assert keys_shown_with_findings <= set(footer_keys(app))
         assert not screen.query_one("#findings-filter", Input).display
 
 
@@ -333,10 +340,9 @@ async def test_each_screen_footer_shows_its_own_keys(tmp_path: Path) -> None:
         await pilot.press("escape")
         keys = footer_keys(app)  # every key of the browser fits in 80 columns
         assert set(keys) == {"f", "b", "/", "v", "t", "j", "e", "?", "q", "esc"}
-        await pilot.press("v")
+        await pilot.press("v")  # no findings: nothing to go to, filter or edit (`/` searches)
         keys = footer_keys(app)
-        assert keys["esc"] == "Back" and keys["/"] == "Find" and keys["0"] == "All"
-        assert "v" not in keys and "e" in keys and keys["j"] == "Jump"
+        assert set(keys) == {"esc", "/", "t", "j", "?", "q"} and keys["esc"] == "Back"
         await pilot.press("escape", "slash")
         keys = footer_keys(app)
         assert keys["^t"] == "Documents/passages" and keys["esc"] == "Back"

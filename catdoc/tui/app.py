@@ -243,8 +243,9 @@ class CatDocApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide (and disable) the app's keys that do nothing on the screen shown: the views
         while the project cannot load, the view already shown, `e` where nothing can be
-        edited, `/` and `j` while a field takes them as text, and Escape unless the browser
-        was reached from a list. Under a modal (the help), the screen below it counts."""
+        edited (an empty findings list among them), `/` and `j` while a field takes them as
+        text, and Escape unless the browser was reached from a list. Under a modal (the help),
+        the screen below it counts."""
         screen = next(s for s in reversed(self.screen_stack) if not s.is_modal)
         if action == "return":
             return self._return is not None and screen is self.browser
@@ -253,6 +254,8 @@ class CatDocApp(App[None]):
         if action in ("search", "jump") and isinstance(self.focused, Input):
             return False  # a field takes `/` and `j` as text (its own key, not the app's)
         if action == "edit":
+            if isinstance(screen, ValidationScreen) and not screen.findings:
+                return False
             edits = getattr(type(screen), "edit_target", CatDocScreen.edit_target)
             return edits is not CatDocScreen.edit_target
         shown = {"search": SearchScreen, "validate": ValidationScreen, "trace": TraceScreen}

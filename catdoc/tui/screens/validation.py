@@ -145,6 +145,7 @@ class ValidationScreen(CatDocScreen):
         except CatDocError as error:  # the files broke since the last look
             self.all_findings = self.findings = []
             self.query_one("#findings", DataTable).clear()
+            self.refresh_bindings()
             self.query_one("#validation-summary", Static).update(
                 Text(visible(error.message, lines=True), "red")
             )
@@ -200,6 +201,7 @@ class ValidationScreen(CatDocScreen):
             table.move_cursor(row=min(max(row, 0), len(self.findings) - 1), scroll=False)
             self.call_after_refresh(self._scroll_to_cursor)
         self._explain(table.cursor_row)
+        self.refresh_bindings()
 
     def _scroll_to_cursor(self) -> None:
         """The highlighted row in the middle of the table, once the table has its size."""
@@ -303,7 +305,12 @@ class ValidationScreen(CatDocScreen):
         self.query_one("#findings", DataTable).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """`/` leaves the footer while the filter field has focus (it types there)."""
+        """`/` leaves the footer while the filter field has focus (it types there); Enter while
+        the list shows no finding to go to; the filters when there is no finding at all."""
+        if action == "go":
+            return bool(self.findings) or isinstance(self.focused, Input)
+        if action in ("severity", "filter_code", "show_all") and not self.all_findings:
+            return False
         return not (action == "filter_code" and isinstance(self.focused, Input))
 
     def action_filter_code(self) -> None:
