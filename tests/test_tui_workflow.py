@@ -380,3 +380,24 @@ async def test_browser_panes_are_balanced(tmp_path: Path, size: tuple[int, int])
         assert navigator.width >= 24 and document.width >= navigator.width
         assert app.browser.query_one("#doc-body").region.height >= size[1] // 3
         assert links.region.height >= 4
+
+
+@anyio
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_findings_messages_are_cut_with_an_ellipsis_at_the_edge(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app = make_app(copy_example("broken", tmp_path))
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("v")
+        await pilot.pause()
+        table = app.screen.query_one("#findings", DataTable)
+        assert table.virtual_size.width <= table.scrollable_content_region.width  # no sideways
+        messages = [str(table.get_cell_at((row, 3))) for row in range(table.row_count)]
+        assert any(m.endswith("…") for m in messages)
+        await pilot.resize_terminal(size[0] + 20, size[1])
+        await pilot.pause()
+        await pilot.pause()
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        wider = [str(table.get_cell_at((row, 3))) for row in range(table.row_count)]
+        assert sum(map(len, wider)) > sum(map(len, messages))  # more of each shows

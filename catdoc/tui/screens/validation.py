@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -38,6 +39,9 @@ TYPING_PAUSE = 0.2
 """Seconds of no typing in the text filter before the table is filled again."""
 BY = Binding.Group("Severity", compact=True)
 """The footer shows the severity keys as one entry."""
+ABOUT_WIDTH = 16
+MESSAGE_MIN = 20
+"""Columns the message keeps however narrow the table (the table scrolls sideways then)."""
 
 
 @dataclass
@@ -74,6 +78,13 @@ def _plural(count: int, word: str) -> str:
     if count == 1:
         return f"1 {word}"
     return f"{count} {'categories' if word == 'category' else word + 's'}"
+
+
+def _cut(text: str, width: int) -> Text:
+    """`text` on one line of at most `width` cells, the cut marked with an ellipsis."""
+    line = Text(text, no_wrap=True, overflow="ellipsis")
+    line.truncate(width, overflow="ellipsis")
+    return line
 
 
 def _subject(finding: Any) -> str:
@@ -116,6 +127,8 @@ class ValidationScreen(CatDocScreen):
         self.findings: list[Any] = []
         """The findings listed, in table order."""
         self._typing: Timer | None = None
+        self._message_cut = 0
+        """The width the messages listed are cut at."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -133,11 +146,12 @@ class ValidationScreen(CatDocScreen):
         table = self.query_one("#findings", DataTable)
         table.add_column("", key="severity")  # the mark alone: the detail below spells it out
         table.add_column("code", key="code")
-        table.add_column("about", key="entity", width=16)
+        table.add_column("about", key="entity", width=ABOUT_WIDTH)
         table.add_column("message", key="message")
         self.query_one("#findings-filter", Input).display = bool(self.view.code)
         self.project_changed()
         table.focus()
+        self.call_after_refresh(self._refit)  # the table has its size now
 
     def project_changed(self) -> None:
         try:
@@ -186,12 +200,13 @@ class ValidationScreen(CatDocScreen):
         self._count()
         table = self.query_one("#findings", DataTable)
         table.clear()
+        self._message_cut = width = self._message_width()
         table.add_rows(
             (
                 Text(SEVERITY[finding.severity][0].split()[0], SEVERITY[finding.severity][1]),
                 Text(visible(finding.code)),
                 Text(visible(_subject(finding)), overflow="ellipsis", no_wrap=True),
-                Text(visible(finding.message.splitlines()[0] if finding.message else "")),
+                _cut(visible(finding.message.splitlines()[0] if finding.message else ""), width),
             )
             for finding in self.findings
         )
@@ -202,6 +217,22 @@ class ValidationScreen(CatDocScreen):
             self.call_after_refresh(self._scroll_to_cursor)
         self._explain(table.cursor_row)
         self.refresh_bindings()
+
+    def _message_width(self) -> int:
+        """What the other columns leave of the table's width for the message."""
+        table = self.query_one("#findings", DataTable)
+        code = max((cell_len(visible(f.code)) for f in self.findings), default=0)
+        others = 1 + max(code, len("code")) + ABOUT_WIDTH + 2 * table.cell_padding * 4
+        room = table.content_region.width - table.styles.scrollbar_size_vertical - others
+        return max(room, MESSAGE_MIN)
+
+    def _refit(self) -> None:
+        """The table filled again when its width changed what the messages are cut at."""
+        if self._message_width() != self._message_cut:
+            self._fill()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._refit)
 
     def _scroll_to_cursor(self) -> None:
         """The highlighted row in the middle of the table, once the table has its size."""
