@@ -363,3 +363,23 @@ def test_a_long_snippet_is_cut_between_words_with_an_ellipsis() -> None:
     assert snippet.endswith("word018…") and len(snippet) <= SNIPPET_CHARS  # the marks count
     short = SearchHit(id="a", title="A", score=1.0, snippet="two  words")
     assert hit_prompt(short, "documents").plain.splitlines()[-1] == "two words"
+
+
+@anyio
+async def test_l_focuses_the_links_only_where_there_are_some(broken: Path) -> None:
+    app = make_app(broken)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.browser.show(Ref("object", "s-draft"))  # no morphism, no image: no links
+        await pilot.pause()
+        focused = app.focused
+        await pilot.press("l")
+        assert app.focused is focused
+        assert [n.message for n in app._notifications] == ["No links here."]
+        app.browser.show(Ref("object", "s1"))
+        await pilot.pause()
+        await pilot.press("l")
+        assert app.focused is app.browser.query_one("#doc-links")
+        app.browser.show(Ref("object", "s-draft"))  # the links list goes: so does the focus
+        await pilot.pause()
+        assert app.focused is app.browser.query_one("#doc-body")

@@ -32,7 +32,7 @@ class BrowserScreen(CatDocScreen):
         ),
         Binding("b", "back", "Back", tooltip="The previously shown entity"),
         Binding("n", "focus('#navigator')", "Navigator", show=False, tooltip="Focus the navigator"),
-        Binding("l", "focus('#doc-links')", "Links", show=False, tooltip="Focus the links"),
+        Binding("l", "links", "Links", show=False, tooltip="Focus the links"),
     ]
 
     def __init__(self) -> None:
@@ -146,6 +146,13 @@ class BrowserScreen(CatDocScreen):
             )
             return
         self.catdoc.open_mapping(self.current)
+
+    def action_links(self) -> None:
+        links = self.query_one("#doc-links")
+        if links.display:
+            links.focus()
+        else:
+            self.notify("No links here.", timeout=2)
 
     def action_back(self) -> None:
         if not self.history:

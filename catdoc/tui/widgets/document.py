@@ -248,6 +248,8 @@ class DocumentView(Vertical):
         options.set_options(Option(label) for label, _ in links)
         options.highlighted = 0 if links else None
         options.display = bool(links)
+        if not links and options.has_focus:  # hidden now: the document takes the focus
+            self.query_one("#doc-body").focus()
         self._links = [ref for _, ref in links]
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
