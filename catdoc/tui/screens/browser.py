@@ -32,7 +32,9 @@ class BrowserScreen(CatDocScreen):
         ),
         Binding("b", "back", "Back", tooltip="The previously shown entity"),
         Binding("n", "focus('#navigator')", "Navigator", show=False, tooltip="Focus the navigator"),
-        Binding("l", "links", "Links", show=False, tooltip="Focus the links"),
+        Binding(
+            "l", "links", "Links", show=False, tooltip="Focus the links (when the entity has any)"
+        ),
     ]
 
     def __init__(self) -> None:
