@@ -7,7 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Markdown, OptionList
+from textual.geometry import Region
+from textual.widgets import DataTable, Markdown, OptionList, Static
 from tui_project import copy_example, make_big_project
 from typer.testing import CliRunner
 
@@ -23,6 +24,7 @@ from catdoc.tui.screens.problem import ProblemScreen
 from catdoc.tui.screens.search import SNIPPET_CHARS, SearchScreen, hit_prompt
 from catdoc.tui.screens.trace import TraceScreen
 from catdoc.tui.screens.validation import ValidationScreen
+from catdoc.tui.widgets.document import PASSAGE_STYLE
 from catdoc.tui.widgets.mapping import MappingTable
 from catdoc.tui.widgets.navigator import PAGE, Navigator
 
@@ -383,3 +385,49 @@ async def test_l_focuses_the_links_only_where_there_are_some(broken: Path) -> No
         app.browser.show(Ref("object", "s-draft"))  # the links list goes: so does the focus
         await pilot.pause()
         assert app.focused is app.browser.query_one("#doc-body")
+
+
+def rest_project(root: Path) -> tuple[Path, int]:
+    """One object whose reST document has long lines; the file line (from 1) where the
+    paragraph `Paragraph 20` starts."""
+    (root / ".catdoc").mkdir(parents=True)
+    model = "categories:\n- id: c\n  name: C\n  objects:\n  - id: doc\n    path: doc.rst\n"
+    (root / ".catdoc" / "category.yaml").write_text(model, encoding="utf-8")
+    lines = ["Long lines", "==========", ""]
+    for n in range(40):
+        if n == 20:
+            start = len(lines) + 1
+        lines += [f"Paragraph {n} " + "word " * 22, "more " * 25, "end of it " * 8, ""]
+        if n % 10 == 9:
+            lines += ["Section", "-------", "", "::", "", "    code " * 12, ""]
+    (root / "doc.rst").write_text("\n".join(lines), encoding="utf-8")
+    return root, start
+
+
+@anyio
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_a_passage_of_a_rest_document_opens_at_its_first_line(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    root, start = rest_project(tmp_path / "p")
+    app = make_app(root)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.browser.show(Ref("object", "doc"))
+        await pilot.pause()
+        text = app.browser.query_one("#doc-text", Static)
+        plain = text.content.plain
+        assert "Paragraph 20 word word" in plain and "word \nmore" not in plain  # joined
+        assert "Long lines\n" in plain and "====" not in plain  # the title, without underline
+        app.browser.document.show_lines(start + 1, start + 2)  # its second and third lines
+        body = app.browser.query_one("#doc-body")
+        for _ in range(50):
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.05)
+            if body.scroll_y:
+                break
+        row = round(body.scroll_y) - text.virtual_region.y
+        top = text.render_lines(Region(0, row, text.size.width, 1))[0].text
+        assert top.strip().startswith("Paragraph 20 word")  # the passage's paragraph at the top
+        marked = [s for s in text.content.spans if s.style == PASSAGE_STYLE]
+        assert [plain[s.start : s.end].split()[:2] for s in marked] == [["Paragraph", "20"]]

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.markdown import MarkdownBlock
@@ -21,6 +22,7 @@ from textual.widgets.option_list import Option
 from catdoc.documents import sniff_kind, split_front_matter
 from catdoc.errors import CatDocError
 from catdoc.project import resolve_inside
+from catdoc.reflow import Block, display_blocks, shown_line
 from catdoc.service import CatDoc
 from catdoc.tui.annotations import ELLIPSIS, error_marks, title_of
 from catdoc.tui.refs import Ref
@@ -28,6 +30,8 @@ from catdoc.visible import visible
 
 PASSAGE_STYLE = "on #2d3b55"
 """How a passage opened from a search hit is marked in a plain-text document."""
+HEADING_STYLE = "bold underline"
+"""A section title of a reST or plain-text document."""
 
 SHORT_HEIGHT = 30
 """Below this many terminal lines the metadata shows as one line."""
@@ -90,6 +94,8 @@ class DocumentView(Vertical):
         """Unfolded by a click while the terminal is short."""
         self._first_line = 1
         """The file line (from 1) the body shown starts at (after any front matter)."""
+        self._blocks: list[Block] = []
+        """The blocks of the reST or plain-text document shown (none for Markdown)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="doc-title", markup=False)
@@ -110,6 +116,7 @@ class DocumentView(Vertical):
         self.ref = ref
         self._path = None
         self._first_line = 1
+        self._blocks = []
         if ref is None:
             self._fill(
                 Text("Nothing selected", "bold"),
@@ -222,14 +229,14 @@ class DocumentView(Vertical):
         if not view_md.display:
             text = self.query_one("#doc-text", Static)
             content = text.content
-            if isinstance(content, Text):
+            if self._blocks and isinstance(content, Text):
                 marked = content.copy()
-                offsets = [0, *(i + 1 for i, c in enumerate(marked.plain) if c == "\n")]
-                if 0 <= first < len(offsets):
-                    stop = offsets[last + 1] if last + 1 < len(offsets) else len(marked)
-                    marked.stylize(PASSAGE_STYLE, offsets[first], stop)
-                    text.update(marked)
-            self.call_after_refresh(body.scroll_to, y=max(first, 0), animate=False)
+                starts = [0, *(i + 1 for i, c in enumerate(marked.plain) if c == "\n")]
+                top, bottom = shown_line(self._blocks, first), shown_line(self._blocks, last)
+                stop = starts[bottom + 1] if bottom + 1 < len(starts) else len(marked)
+                marked.stylize(PASSAGE_STYLE, starts[top], stop)
+                text.update(marked)
+                self.call_after_refresh(self._scroll_to_offset, starts[top])
             return
         async with view_md.lock:  # the document's blocks are mounted
             blocks = [
@@ -241,6 +248,26 @@ class DocumentView(Vertical):
             block.add_class("-passage")
         if blocks:
             self.call_after_refresh(body.scroll_to_widget, blocks[0], top=True, animate=False)
+
+    def _scroll_to_offset(self, offset: int) -> None:
+        """The plain-text document scrolled so that the line starting at `offset` (in its text)
+        is at the top: past the rows the text before it takes at the width shown."""
+        text = self.query_one("#doc-text", Static)
+        before = Content(text.content.plain[:offset].removesuffix("\n")) if offset else None
+        rows = before.get_height(text.styles, text.content_region.width) if before else 0
+        y = text.virtual_region.y + text.gutter.top + rows
+        self.query_one("#doc-body", VerticalScroll).scroll_to(y=y, animate=False)
+
+    def _show_text(self, content: str) -> Text:
+        """A reST or plain-text document as it reads (`catdoc.reflow`): prose paragraphs one
+        line each, for the pane to wrap; section titles as headings; the rest line for line."""
+        self._blocks = display_blocks(visible(content, lines=True))
+        text = Text()
+        for index, block in enumerate(self._blocks):
+            if index:
+                text.append("\n")
+            text.append("\n".join(block.lines), HEADING_STYLE if block.kind == "heading" else "")
+        return text
 
     def _set_links(self, title: str, links: list[tuple[Text, Ref]]) -> None:
         options = self.query_one("#doc-links", OptionList)
@@ -304,7 +331,7 @@ class DocumentView(Vertical):
                 )
                 self._fill(title, meta, body_title, markdown=body)
             else:
-                self._fill(title, meta, body_title, text=content)
+                self._fill(title, meta, body_title, text=self._show_text(content))
         try:
             marks = self.service.suspect_marks(obj.id)
         except CatDocError:  # an unreadable reviews.yaml: the validation screen says why
