@@ -398,7 +398,7 @@ class Project:
     def _lines_of(self, origin: str) -> dict[str, list[int]]:
         if origin not in self._line_index:
             try:
-                text = (self.root / origin).read_text(encoding="utf-8")
+                text = (self.root / origin).read_text(encoding="utf-8-sig")
             except OSError:
                 text = ""
             self._line_index[origin] = id_lines(text)

@@ -253,14 +253,6 @@ def _keep(book: ReviewBook) -> None:
 
 
 def _validate(text: str) -> dict[str, Stamp]:
-    if "\0" in text:
-        line = text.count("\n", 0, text.index("\0")) + 1
-        raise yaml_source.load_error(
-            f"{REVIEWS_REL}:{line}",
-            "the file holds a NUL byte; it is not a text file.",
-            f"Restore {REVIEWS_FILE} from version control, or delete it and run "
-            "`catdoc review --all`.",
-        )
     data = yaml_source.parse(text, REVIEWS_REL)
     if data is None:
         return {}

@@ -42,7 +42,7 @@ def load_error(where: str, message: str, hint: str) -> CatDocError:
 
 
 def read_text(path: Path, rel: str) -> str:
-    """The file's text; refused before reading when over `MAX_FILE_BYTES`, or when not UTF-8."""
+    """The file's text (see `decoded`); refused before reading when over `MAX_FILE_BYTES`."""
     return decoded(read_data(path, rel), rel)
 
 
@@ -64,14 +64,30 @@ def read_data(path: Path, rel: str) -> bytes:
 
 
 def decoded(data: bytes, rel: str) -> str:
-    """`data` as UTF-8 text; anything else is refused at the line where it stops being so."""
+    """`data` as UTF-8 text without the byte order mark it may start with (an editor's, which
+    would otherwise be part of the first key); anything else is refused at the line where it
+    stops being so, and so is a NUL byte, which YAML forbids (the parser would cut the value
+    at it)."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise load_error(
+            f"{rel}:{line}",
+            "the line holds a NUL byte (character 0), which YAML does not allow.",
+            "Remove the NUL byte from that line (editors show it as ^@ or \\0).",
+        )
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise load_error(
             f"{rel}:{line}", f"not UTF-8 text ({exc.reason}).", "Save the file as UTF-8."
         ) from None
+    return text.removeprefix(BOM)
+
+
+BOM = "\ufeff"
+"""The byte order mark some editors put at the start of a UTF-8 file."""
 
 
 def check_size(path: Path, rel: str) -> None:

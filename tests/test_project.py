@@ -15,9 +15,11 @@ from catdoc.project import (
     find_root,
     id_lines,
     load_project,
+    model_version,
     resolve_inside,
     stamp,
 )
+from catdoc.service import CatDoc
 
 BASIC = """\
 # a comment that must not matter
@@ -113,6 +115,67 @@ def test_yaml_syntax_error_reports_file_line_col(tmp_path: Path) -> None:
     assert info.value.code == LOAD_ERROR
     assert info.value.message.startswith(".catdoc/category.yaml:3:")
     assert "YAML syntax error" in info.value.message
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_key(tmp_path: Path) -> None:
+    """An editor's BOM before `categories:` once made the key `\\ufeffcategories` (0 categories,
+    "valid"); lines and the version still come from the bytes as they are."""
+    make(tmp_path, BASIC.removeprefix("# a comment that must not matter\n"))
+    model = tmp_path / ".catdoc" / "category.yaml"
+    model.write_bytes(BOM + model.read_bytes())
+    config = tmp_path / ".catdoc" / "config.yaml"
+    config.write_bytes(BOM + b"search:\n  limit: 7\n")
+    project = load_project(tmp_path)
+    assert [cat.id for cat in project.categories] == ["req"]
+    assert project.config.search.limit == 7
+    assert project.locate(project.object_by_id["b"]) == ".catdoc/category.yaml:8"
+    assert project.version == model_version(tmp_path)
+
+
+def test_an_edit_of_a_file_with_a_byte_order_mark_reads_as_it_was_written(tmp_path: Path) -> None:
+    make(tmp_path, BASIC.removeprefix("# a comment that must not matter\n"))
+    model = tmp_path / ".catdoc" / "category.yaml"
+    model.write_bytes(BOM + model.read_bytes())
+    result = CatDoc(tmp_path).upsert_object("req", "b", {"title": "Bee"})
+    after = load_project(tmp_path)
+    assert after.object_by_id["b"].title == "Bee"
+    assert [cat.id for cat in after.categories] == ["req"]
+    assert result.version == after.version == model_version(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("rel", "text", "line"),
+    [
+        (".catdoc/category.yaml", BASIC.replace("title: B", "title: x\0y"), 10),
+        (".catdoc/config.yaml", "search:\n  limit: 7\0\n", 2),
+    ],
+)
+def test_a_nul_byte_is_a_load_error_at_its_line(
+    tmp_path: Path, rel: str, text: str, line: int
+) -> None:
+    """yaml-rs cut `title: x\\0y` at the NUL; YAML allows no NUL in a stream at all."""
+    make(tmp_path)
+    (tmp_path / rel).write_text(text, encoding="utf-8")
+    with pytest.raises(CatDocError) as info:
+        load_project(tmp_path)
+    assert info.value.code == LOAD_ERROR
+    assert info.value.message.startswith(f"{rel}:{line}: the line holds a NUL byte")
+
+
+@given(st.text(st.characters(codec="utf-8", exclude_characters="\r"), max_size=40), st.data())
+@settings(max_examples=60, deadline=None)
+def test_a_nul_byte_anywhere_is_refused_at_its_line(tmp_path_factory, tail: str, data) -> None:
+    root = tmp_path_factory.mktemp("nul")
+    text = BASIC + tail
+    at = data.draw(st.integers(0, len(text)))
+    make(root, text[:at] + "\0" + text[at:])
+    with pytest.raises(CatDocError) as info:
+        load_project(root)
+    line = text[:at].count("\n") + 1
+    assert info.value.message.startswith(f".catdoc/category.yaml:{line}: the line holds a NUL")
 
 
 def test_schema_error_names_entity_field_and_expectation(tmp_path: Path) -> None:

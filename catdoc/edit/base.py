@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from ruamel.yaml.comments import CommentedMap
 
-from catdoc import parsed_cache
+from catdoc import parsed_cache, yaml_source
 from catdoc.edit.entries import EntryFile
 from catdoc.edit.review_intents import ReviewIntents
 from catdoc.errors import (
@@ -158,7 +158,7 @@ class EditBase:
     def _file(self, rel: str) -> EntryFile:
         if rel not in self._files:
             path = self.root / rel
-            text = path.read_text(encoding="utf-8") if path.is_file() else ""
+            text = yaml_source.read_text(path, rel) if path.is_file() else ""
             self._files[rel] = EntryFile.open(rel, text, partial(_kept, self.root, rel, text))
         return self._files[rel]
 
