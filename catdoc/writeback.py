@@ -23,8 +23,11 @@ def atomic_write(
     """Write `text` (or its pieces, in turn; text as UTF-8) to `path` so readers see the old
     file or the new one, never half of it. `durable=False` skips the flush to disk, for derived
     data that a crash may lose (a reader must then check what it reads)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise _cannot_write(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             for piece in (text,) if isinstance(text, str | bytes) else text:
@@ -37,9 +40,14 @@ def atomic_write(
     except BaseException as exc:  # the pieces may fail too: never leave the temporary file
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise CatDocError(
-                IO_ERROR,
-                f"Cannot write {path}: {exc.strerror}.",
-                "Check permissions and disk space.",
-            ) from None
+            raise _cannot_write(path, exc) from None
         raise
+
+
+def _cannot_write(path: Path, exc: OSError) -> CatDocError:
+    return CatDocError(
+        IO_ERROR,
+        f"Cannot write {path}: {exc.strerror or exc}.",
+        f"Check that {path.parent} is a folder you may write to (or can be created), and that "
+        "the disk has space.",
+    )

@@ -5,6 +5,7 @@ any write leaves the project byte for byte (and time for time) as it was."""
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,34 @@ def test_something_in_the_way_is_refused_before_any_write(project: Path) -> None
     result = runner.invoke(app, ["init", str(project), "--force"])
     assert result.exit_code == 1 and "is in the way" in result.stderr
     assert tree(project) == before
+
+
+@pytest.mark.parametrize("failing", ["mkdir", "mkstemp"])
+def test_init_where_it_cannot_write_says_so_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    """A folder it may not write (chmod 555 as a non-root user) or cannot make (`/proc/self`):
+    the folder's creation and the temporary file once raised PermissionError past the
+    IO_ERROR (monkeypatched here: root writes anywhere)."""
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    if failing == "mkdir":
+        monkeypatch.setattr(Path, "mkdir", refused)
+    else:
+        monkeypatch.setattr(tempfile, "mkstemp", refused)
+    result = runner.invoke(app, ["init", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit)
+    assert "Cannot write" in result.stderr and "Permission denied" in result.stderr
+    assert f"Check that {tmp_path / '.catdoc'} is a folder you may write to" in " ".join(
+        result.stderr.split()
+    )
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_init_in_proc_is_an_io_error() -> None:
+    result = runner.invoke(app, ["init", "/proc/self"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "Cannot write" in result.stderr
