@@ -449,6 +449,10 @@ class CatDoc(
             and (target is None or mor.target == target)
             and (name is None or mor.label == name)
         ]
+        if not matches:  # an end no object has, nor a dangling morphism: NOT_FOUND, suggested
+            for end in (source, target):
+                if end is not None:
+                    self.object(end)
         return _page(matches, limit, offset, self._morphism_summary)
 
     def show_morphism(self, morphism_id: str) -> r.MorphismDetail:

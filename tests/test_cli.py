@@ -160,6 +160,14 @@ def test_unknown_id_says_not_found_with_suggestions() -> None:
     assert error["code"] == "NOT_FOUND" and "specify" in error["didYouMean"]
 
 
+@pytest.mark.parametrize("end", ["--source", "--target"])
+def test_list_morphisms_of_an_unknown_object_is_not_found(end: str) -> None:
+    result = cli("-C", EXAMPLE, "list", "morphisms", end, "req-chekout")
+    assert result.exit_code == 2
+    assert "Object not found: 'req-chekout'" in result.stderr
+    assert "Did you mean: req-checkout" in result.stderr
+
+
 def test_rich_markup_in_user_data_is_printed_literally(tmp_path: Path) -> None:
     cli("init", tmp_path)
     model = tmp_path / ".catdoc/category.yaml"

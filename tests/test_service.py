@@ -116,6 +116,25 @@ def test_list_morphisms_filters(doc: CatDoc) -> None:
     assert [m.id for m in only.items] == ["checkout-depends-on-cart"]
 
 
+@pytest.mark.parametrize("end", ["source", "target"])
+def test_list_morphisms_of_an_unknown_end_is_not_found(doc: CatDoc, end: str) -> None:
+    """Once an empty page, unlike an unknown category; MCP's catdoc_list_morphisms agrees."""
+    with pytest.raises(CatDocError) as info:
+        doc.list_morphisms(**{end: "req-chekout"})  # type: ignore[arg-type]
+    assert info.value.code == NOT_FOUND
+    assert "req-checkout" in info.value.suggestions
+    assert doc.list_morphisms(source="req-checkout", category="design").total == 0  # no match
+
+
+def test_list_morphisms_finds_a_dangling_end(copy: Path) -> None:
+    model = copy / ".catdoc" / "category.yaml"
+    text = model.read_text(encoding="utf-8")
+    model.write_text(text.replace("target: req-cart\n", "target: req-gone\n", 1), "utf-8")
+    assert [m.id for m in CatDoc(copy).list_morphisms(target="req-gone").items] == [
+        "checkout-depends-on-cart"
+    ]
+
+
 # --------------------------------------------------------------------------- details
 def test_show_object_content_and_truncation(doc: CatDoc) -> None:
     full = doc.show_object("req-cart")
