@@ -363,6 +363,31 @@ def test_component_set_identity_and_remove(project: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("written", [",", ",,", ".", "f,", ",f", "a,,b", " . "])
+def test_a_path_with_an_empty_step_is_refused(project: Path, written: str) -> None:
+    """Only `[]` and `id` are the identity: `,` `,,` `.` were taken for it (empty steps
+    dropped)."""
+    body = refused(
+        project,
+        "map",
+        "end-to-end",
+        "checkout-imports-cart",
+        written,
+        code=2,
+        error="VALIDATION_ERROR",
+    )
+    assert "has an empty step" in body["message"] and "[] or id" in body["hint"]
+    refused(
+        project,
+        "component",
+        "unit-gates-e2e",
+        "impl-cart-module",
+        written,
+        code=2,
+        error="VALIDATION_ERROR",
+    )
+
+
 # --------------------------------------------------------------------------- rm, mv
 def test_rm_in_use_is_refused_then_cascades(project: Path) -> None:
     body = refused(project, "rm", "req-cart", code=1, error="IN_USE")

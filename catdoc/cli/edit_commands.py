@@ -186,7 +186,15 @@ def parse_path(svc: CatDoc, text: str) -> PathSpec:
     separator = "," if "," in text else "." if "." in text else None
     if separator is None:
         return text
-    return [step.strip() for step in text.split(separator) if step.strip()]
+    steps = [step.strip() for step in text.split(separator)]
+    if not all(steps):
+        raise CatDocError(
+            VALIDATION_ERROR,
+            f"The path {text!r} has an empty step.",
+            f"Join morphism ids with {separator!r}, first step first (e.g. f{separator}g); "
+            "for the identity write [] or id.",
+        )
+    return steps
 
 
 def _target(remove: bool, value: str | None, what: str) -> str | None:
