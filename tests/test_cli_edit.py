@@ -418,6 +418,18 @@ def test_mv_updates_every_reference_and_back(project: Path) -> None:
     refused(project, "mv", "req-nothing", "x", code=2, error="NOT_FOUND")
 
 
+@pytest.mark.parametrize("ident", ["req-cart", "checkout-depends-on-cart", "specify"])
+def test_mv_to_the_same_id_changes_nothing_and_exits_0(project: Path, ident: str) -> None:
+    """Nothing to change is status 0 (it was a VALIDATION_ERROR with an empty hint)."""
+    result = cli(project, "mv", ident, ident)
+    assert result.exit_code == 0, result.output
+    assert "Nothing changed" in result.stdout
+    data = edit_json(project, "mv", ident, ident)
+    assert data["outcome"] == "unchanged" and data["files"] == []
+    assert snapshot(project) == snapshot(EXAMPLE)
+    refused(project, "mv", "req-nothing", "req-nothing", code=2, error="NOT_FOUND")
+
+
 # --------------------------------------------------------------------------- versions, lock
 def test_expect_version(project: Path) -> None:
     version = CatDoc(project).version()

@@ -16,7 +16,7 @@ from catdoc.edit.nodes import (
     rename_in_paths,
     rename_value,
 )
-from catdoc.errors import VALIDATION_ERROR, CatDocError
+from catdoc.errors import CatDocError
 from catdoc.fingerprints import text_fingerprint
 from catdoc.model import as_path
 from catdoc.project import resolve_inside
@@ -25,13 +25,13 @@ from catdoc.project import resolve_inside
 class RenameOperations(EditBase):
     """Renaming any entity with every reference to it."""
 
-    def rename(self, old: str, new: str, kind: EntityKind | None = None) -> str:
+    def rename(self, old: str, new: str, kind: EntityKind | None = None) -> str | None:
         """Give an object, morphism, category, functor or natural transformation a new id and
-        update every reference to it in the model; returns the kind renamed. `kind` says which
-        when two kinds share the id."""
-        if old == new:
-            raise CatDocError(VALIDATION_ERROR, f"{old!r} already has that id.")
+        update every reference to it in the model; returns the kind renamed (None when it has
+        that id already: nothing changes). `kind` says which when two kinds share the id."""
         kind = self._kind_of(old, kind)
+        if old == new:
+            return None
         if kind == "object":
             self._rename_object(old, new)
         elif kind == "morphism":
