@@ -182,8 +182,8 @@ class ConceptOperations(ServiceBase):
                 concepts=concepts,
                 message=None
                 if concepts
-                else "This document has no concepts: it has no tags, no keywords and no text "
-                "key phrases were found in (is its file empty or missing?).",
+                else "This document has no concepts: it has no tags and no keywords, and no key "
+                "phrases were found in its text (is its file empty or missing?).",
             )
 
         return self._concepts_read(run)

@@ -414,7 +414,8 @@ def test_mv_updates_every_reference_and_back(project: Path) -> None:
     assert "req-basket: spec-cart-api" in text and "target: req-basket" in text
     edit_json(project, "mv", "req-basket", "req-cart")
     assert snapshot(project) == snapshot(EXAMPLE)
-    refused(project, "mv", "req-cart", "req-payment", code=1, error="DUPLICATE_ID")
+    body = refused(project, "mv", "req-cart", "req-payment", code=1, error="DUPLICATE_ID")
+    assert body["message"].startswith("An object with id 'req-payment' already exists")
     refused(project, "mv", "req-nothing", "x", code=2, error="NOT_FOUND")
 
 

@@ -148,3 +148,13 @@ def test_the_word_runs_of_concept_keys_are_remembered_within_a_bound(
         assert concept_store._grams_of(key) == keyphrases.grams(key)
         assert len(concept_store._grams) <= 3
     concept_store.clear_caches()
+
+
+def test_a_document_without_concepts_says_why(svc: CatDoc) -> None:
+    svc.upsert_object("requirements", "req-blank", {"title": "Blank"})
+    found = svc.extract_concepts("req-blank")
+    assert found.concepts == []
+    assert found.message == (
+        "This document has no concepts: it has no tags and no keywords, and no key phrases were "
+        "found in its text (is its file empty or missing?)."
+    )

@@ -249,7 +249,7 @@ class EditBase:
 
     def _check_new_id(self, kind: str, ident: str, taken: Iterable[str]) -> None:
         if not isinstance(ident, str) or not ident:
-            raise CatDocError(VALIDATION_ERROR, f"A {kind} id must be a non-empty string.")
+            raise CatDocError(VALIDATION_ERROR, f"{_a(kind)} {kind} id must be a non-empty string.")
         if len(ident) > MAX_ID_LENGTH or not _ID.fullmatch(ident):
             raise CatDocError(
                 VALIDATION_ERROR,
@@ -261,8 +261,8 @@ class EditBase:
         if ident in taken:
             raise CatDocError(
                 "DUPLICATE_ID",
-                f"A {kind} with id {ident!r} already exists; ids of {kind}s are unique across "
-                "the project.",
+                f"{_a(kind)} {kind} with id {ident!r} already exists; ids of {kind}s are unique "
+                "across the project.",
                 f"Choose another id, or edit the existing {kind}.",
             )
 
@@ -379,6 +379,11 @@ KIND_OPTIONS: dict[EntityKind, str] = {
     "natural transformation": "transformation",
 }
 """How the command line names each kind (`catdoc rm ID --kind transformation`)."""
+
+
+def _a(kind: str) -> str:
+    """The article before `kind` (an object, a morphism …), capitalised."""
+    return "An" if kind[0] in "aeiou" else "A"
 
 
 def missing(kind: str, ident: str, existing: Iterable[str]) -> CatDocError:
