@@ -39,7 +39,7 @@ from catdoc.markup import (
     sniff_kind,
 )
 from catdoc.model import DocObject
-from catdoc.project import resolve_inside
+from catdoc.project import resolve_inside, special_kind
 from catdoc.text_metadata import text_metadata
 from catdoc.text_references import (
     Reference,
@@ -137,12 +137,6 @@ _READ_FLAGS = (
     | getattr(os, "O_NOCTTY", 0)
     | getattr(os, "O_CLOEXEC", 0)
 )
-_FILE_KINDS = (
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
 
 
 def _read_regular(fd: int, name: str) -> bytes:
@@ -155,8 +149,7 @@ def _read_regular(fd: int, name: str) -> bytes:
             "Point the path at a text file (for whole folders use `catdoc import DIR`).",
         )
     if not stat.S_ISREG(info.st_mode):
-        kind = next((k for test, k in _FILE_KINDS if test(info.st_mode)), "a special file")
-        raise _not_regular(name, kind)
+        raise _not_regular(name, special_kind(info.st_mode))
     chunks, size = [], 0
     if info.st_size <= MAX_DOCUMENT_BYTES:
         while size <= MAX_DOCUMENT_BYTES:

@@ -206,6 +206,20 @@ def _is_file(path: os.PathLike[str]) -> bool:
         return False
 
 
+_SPECIAL_KINDS = (
+    (stat_module.S_ISDIR, "a folder"),
+    (stat_module.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat_module.S_ISSOCK, "a socket"),
+    (stat_module.S_ISCHR, "a character device"),
+    (stat_module.S_ISBLK, "a block device"),
+)
+
+
+def special_kind(mode: int) -> str:
+    """What an entry of `mode` that is not a regular file is: "a folder", "a FIFO (named pipe)" …"""
+    return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "a special file")
+
+
 def _usable(user_path: str | Path) -> str:
     """`user_path` as text, when some file could have that name."""
     text = os.fspath(user_path)
@@ -995,5 +1009,6 @@ __all__ = [
     "model_files",
     "model_version",
     "resolve_inside",
+    "special_kind",
     "stamp",
 ]

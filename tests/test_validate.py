@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -721,6 +722,22 @@ def test_symlinks_leaving_the_project_are_outside(tmp_path: Path) -> None:
     outside_ids = {f.ids[0] for f in report.errors if f.code == Code.OBJ_PATH_OUTSIDE_PROJECT}
     assert outside_ids == {"b", "cc"}
     assert Code.OBJ_FILE_MISSING not in codes(report)
+
+
+def test_a_path_to_a_folder_or_fifo_says_what_is_there(tmp_path: Path) -> None:
+    """Every entry that is not a regular file was "no such file exists"; show object knew."""
+    model = lawful()
+    objects = cat(model, "c")["objects"]
+    objects[0]["path"] = "docs/folder.md"
+    objects[1]["path"] = "docs/pipe.md"
+    objects[2]["path"] = "docs/gone.md"
+    project = write(tmp_path, model)
+    (tmp_path / "docs" / "folder.md").mkdir()
+    os.mkfifo(tmp_path / "docs" / "pipe.md")
+    found = {f.ids[0]: f.message for f in validate_project(project).warnings}
+    assert "'docs/folder.md', which is a folder, not a file." in found["a"]
+    assert "'docs/pipe.md', which is a FIFO (named pipe), not a file." in found["b"]
+    assert "no such file exists" in found["cc"]
 
 
 def test_composite_lint_stops_at_its_work_budget(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 from pydantic import BaseModel
 from pydantic.alias_generators import to_camel
 
 from catdoc.errors import PATH_OUTSIDE_PROJECT, CatDocError
 from catdoc.model import DocObject, Entity
-from catdoc.project import InsideResolver, Project
+from catdoc.project import InsideResolver, Project, resolve_inside, special_kind
 from catdoc.validate.checker import _Checker
 from catdoc.validate.codes import Code
 from catdoc.validate.messages import _did_you_mean
@@ -112,6 +114,16 @@ class _ProjectChecks(_Checker):
                 obj,
                 category=cat,
             )
+        elif verdict.startswith(NOT_A_FILE):
+            self.add(
+                Code.OBJ_FILE_MISSING,
+                f"Object {obj.id!r} has path {obj.path!r}, which is "
+                f"{verdict.removeprefix(NOT_A_FILE)}, not a file. Point the path at the "
+                "document's file (relative to the project root), or remove `path`.",
+                [obj.id],
+                obj,
+                category=cat,
+            )
         else:
             self.add(
                 Code.OBJ_FILE_MISSING,
@@ -125,15 +137,22 @@ class _ProjectChecks(_Checker):
 
 
 FILE, MISSING, OUTSIDE, UNNAMABLE = "file", "missing", "outside", "unnamable: "
+NOT_A_FILE = "not a file: "
 """What the file system says of an object's path (`path_verdict`): the only thing a report
 takes from outside the model files, apart from the review stamps (`catdoc.validate.kept`)."""
 
 
 def path_verdict(inside: InsideResolver, raw: str) -> str:
-    """FILE, MISSING, OUTSIDE (it leaves the project), or UNNAMABLE and why no file can have
-    that name. Directories are resolved once each (`InsideResolver`), so checking ten thousand
-    documents costs ten thousand `lstat` calls, not a full `realpath` each."""
+    """FILE, MISSING, OUTSIDE (it leaves the project), UNNAMABLE and why no file can have that
+    name, or NOT_A_FILE and what is there instead (a folder, a FIFO …). Directories are resolved
+    once each (`InsideResolver`), so checking ten thousand documents costs ten thousand `lstat`
+    calls, not a full `realpath` each."""
     try:
-        return FILE if inside.is_file(raw) else MISSING
+        if inside.is_file(raw):
+            return FILE
+        mode = os.stat(resolve_inside(inside.root, raw)).st_mode
     except CatDocError as error:
         return OUTSIDE if error.code == PATH_OUTSIDE_PROJECT else UNNAMABLE + error.message
+    except (OSError, ValueError):
+        return MISSING
+    return NOT_A_FILE + special_kind(mode)
