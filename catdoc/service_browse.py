@@ -385,11 +385,12 @@ def _empty_structure(
     if row is not None and row.error:
         return (
             f"{obj.id} has no passages: its document could not be read ({row.error.rstrip('.')}). "
-            "Fix its path (catdoc_validate lists such problems)."
+            "Fix its path (`catdoc validate` (MCP: catdoc_validate) lists such problems)."
         )
     if not obj.path and not obj.content:
         return (
             f"{obj.id} has no document: neither a file (path) nor inline content, so there is "
-            "no structure to show. Use catdoc_show_object for its fields and links."
+            "no structure to show. Use `catdoc show object` (MCP: catdoc_show_object) for its "
+            "fields and links."
         )
     return f"{obj.id}'s document has no text, so it has no sections or passages."

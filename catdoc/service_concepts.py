@@ -233,7 +233,8 @@ class ConceptOperations(ServiceBase):
                 docs = tables.labels.get(ref.key, ("", 0))[1]
                 message = (
                     f"No passage holds the words of {ref.label!r}: it is a tag or keyword of "
-                    f"{docs} document(s). See them with catdoc_concept_sources."
+                    f"{docs} document(s). See them with `catdoc concepts sources` (MCP: "
+                    "catdoc_concept_sources)."
                 )
             elif offset >= len(scored):
                 message = f"Only {len(scored)} passages; page from offset 0."

@@ -50,8 +50,8 @@ class ImpactOperations(ServiceBase):
             raise CatDocError(
                 VALIDATION_ERROR,
                 "Impact needs an object id, a revision to compare with, or both.",
-                "Name the object whose change you are asking about, or pass changed_since "
-                "(a git revision such as HEAD or main).",
+                "Name the object whose change you are asking about, or give --changed-since "
+                "(MCP: changedSince) a git revision such as HEAD or main.",
             )
         start = [self.object(object_id).id] if object_id is not None else []
         changed: list[str] = []

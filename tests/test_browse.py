@@ -316,8 +316,10 @@ def test_structure_of_documents_without_a_readable_text(svc: CatDoc) -> None:
     assert inline.passage_count == 1 and inline.sections == [] and inline.passages[0].chars > 0
     idea = svc.document_structure("ops-abstract")
     assert idea.passage_count == 0 and idea.message and "neither a file" in idea.message
+    assert "Use `catdoc show object` (MCP: catdoc_show_object)" in idea.message
     missing = svc.document_structure("ui-missing")
     assert missing.message and "could not be read" in missing.message
+    assert "`catdoc validate` (MCP: catdoc_validate) lists such problems" in missing.message
 
 
 def test_structure_of_an_unknown_id_suggests_close_ones(svc: CatDoc) -> None:

@@ -375,6 +375,7 @@ def test_cli_text_and_json() -> None:
 def test_cli_errors(repo: Path) -> None:
     missing = runner.invoke(app, ["-C", str(EXAMPLE), "impact"])
     assert missing.exit_code == 2 and "object id" in missing.stderr
+    assert "give --changed-since (MCP: changedSince)" in " ".join(missing.stderr.split())
     hostile = runner.invoke(app, ["-C", str(repo), "impact", "--changed-since", "--upload-pack=x"])
     assert hostile.exit_code == 2
     spelled = runner.invoke(

@@ -55,7 +55,7 @@ def test_chunk_range_and_content(root: Path) -> None:
     text = run(root, "--chunk-range", "2:", "--content")
     assert text.exit_code == 0, text.output
     assert "passage 2" in text.stdout and "   | ## Part 2" in text.stdout
-    assert "Note: chunkRange filter" in text.stdout
+    assert "Note: --chunk-range (MCP: chunkRange) filter" in text.stdout
 
 
 def test_cards_only_shows_the_cards(root: Path) -> None:
@@ -79,11 +79,12 @@ def test_cluster_filter_and_cluster_info(root: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
+        (["--chunk-range", "5:2"], "filter --chunk-range (MCP: chunkRange) = "),
         (["--chunk-range", "5:2"], "start 5 is after end 2"),
         (["--chunk-range", "two"], "is not START:END"),
         (["--chunk-range", "-1:3"], "greater than or equal to 0"),
-        (["--cards-only", "--scope", "chunks"], "cardsOnly cannot be combined"),
-        (["--tag", " "], "empty value"),
+        (["--cards-only", "--scope", "chunks"], "--cards-only (MCP: cardsOnly) cannot be combined"),
+        (["--tag", " "], "filter --tag (MCP: tags) = [' ']: holds an empty value"),
     ],
 )
 def test_bad_options_are_validation_errors(root: Path, args: list[str], words: str) -> None:
@@ -91,3 +92,5 @@ def test_bad_options_are_validation_errors(root: Path, args: list[str], words: s
     assert result.exit_code == 2, result.output
     error = json.loads(result.stderr)["error"]
     assert error["code"] == "VALIDATION_ERROR" and words in error["message"]
+    if "--chunk-range" in args:  # the CLI's names first (MCP's in brackets), in the hint too
+        assert error["hint"].startswith("Give --chunk-range as START:END (MCP: chunkRange as")

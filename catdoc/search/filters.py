@@ -104,22 +104,22 @@ def resolve_scope(cond: Condition, scope: str, mode: str) -> str:
     (with a note); cardsOnly is about documents' cards, so it refuses passages and vectors."""
     if cond.column is not None:
         clashes = {
-            "scope chunks": scope == "chunks",
-            "object": cond.object_id is not None,
-            "chunkRange": cond.passages,
-            "mode vector": mode == "vector",
+            "--scope chunks (MCP: scope chunks)": scope == "chunks",
+            filter_name("object"): cond.object_id is not None,
+            filter_name("chunk_range"): cond.passages,
+            "--mode vector (MCP: mode vector)": mode == "vector",
         }
         clash = next((name for name, present in clashes.items() if present), None)
         if clash:
             raise CatDocError(
                 VALIDATION_ERROR,
-                f"cardsOnly cannot be combined with {clash}: cards are one summary per "
-                "document, matched by their words.",
-                f"Drop cardsOnly to search passages or by meaning, or drop {clash}.",
+                f"{filter_name('cards_only')} cannot be combined with {clash}: cards are one "
+                "summary per document, matched by their words.",
+                "Leave out one of the two: the cards alone, or passages and meaning.",
             )
         return scope
     if scope == "documents" and (cond.object_id is not None or cond.passages):
-        why = "object filter" if cond.object_id is not None else "chunkRange filter"
+        why = filter_name("object" if cond.object_id is not None else "chunk_range") + " filter"
         what = "of that one document" if cond.object_id is not None else "in that range"
         cond.notes.append(f"{why}: searching the passages (chunks) {what}.")
         return "chunks"
@@ -306,9 +306,21 @@ FIELD_HINTS = {
     "tags": "Give a tag or a list of tags (any of them matches).",
     "file_type": "Give an extension such as md, or a list such as [md, rst].",
     "source": "Give 'inline', a folder such as docs/req, or a URL prefix — or a list of them.",
-    "chunk_range": "Give chunkRange as {start, end} (CLI: START:END): passage numbers counted "
-    "from 0, both included, 0 ≤ start ≤ end ≤ 1,000,000; leave end out for 'to the last'.",
+    "chunk_range": "Give --chunk-range as START:END (MCP: chunkRange as {start, end}): passage "
+    "numbers counted from 0, both included, 0 ≤ start ≤ end ≤ 1,000,000; leave end out for 'to "
+    "the last'.",
 }
+_OPTIONS = {"tags": "--tag", "cluster_id": "--cluster"}
+"""The search command's options whose names are not the filter's, dashed."""
+
+
+def filter_name(field: str) -> str:
+    """A filter as both faces name it in messages: "--chunk-range (MCP: chunkRange)"."""
+    from catdoc.results import SearchFilters
+
+    info = SearchFilters.model_fields.get(field)
+    argument = info.alias if info is not None and info.alias else field
+    return f"{_OPTIONS.get(field, '--' + field.replace('_', '-'))} (MCP: {argument})"
 
 
 def parse_chunk_range(text: str) -> dict[str, int | None]:
@@ -348,15 +360,17 @@ def make_filters(raw: dict[str, Any]) -> SearchFilters:
         return SearchFilters.model_validate(values)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "filters"
         fields = SearchFilters.model_fields
         allowed = ", ".join(f.alias or n for n, f in fields.items())
         given = str(err["loc"][0]) if err["loc"] else ""
-        name = next((n for n, f in fields.items() if given in (n, f.alias)), given)
-        hint = FIELD_HINTS.get(name)
+        name = next((n for n, f in fields.items() if given in (n, f.alias)), None)
+        label = filter_name(name) if name is not None else given or "filters"
+        inner = ".".join(str(p) for p in err["loc"][1:])
+        where = f"{label} {inner}" if inner else label
+        hint = FIELD_HINTS.get(name or "")
         raise CatDocError(
             VALIDATION_ERROR,
-            f"filter {where}={err.get('input')!r}: {err['msg']}.",
+            f"filter {where} = {err.get('input')!r}: {err['msg']}.",
             hint or f"Known filters: {allowed}; period is one of {', '.join(PERIOD_DAYS)}.",
         ) from None
 
@@ -404,7 +418,9 @@ def build_condition(
             ids.update(dict.fromkeys(found))
         cond.add(f"d.category IN ({_marks(ids)})", *ids)
     elif filters.include_children:
-        cond.notes.append("include_children has no effect without a category filter.")
+        cond.notes.append(
+            f"{filter_name('include_children')} has no effect without a category filter."
+        )
     if filters.domain:
         cond.add("lower(d.domain) = ?", filters.domain.casefold())
     if filters.tags:
