@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import threading
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import time_machine
 from search_project import TODAY, make_project
 
 from catdoc import results as r
-from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
+from catdoc.errors import IO_ERROR, NOT_FOUND, VALIDATION_ERROR, CatDocError
 from catdoc.search import semantic
 from catdoc.search.filters import build_condition, glob_regex, make_filters
 from catdoc.service import CatDoc
@@ -435,6 +436,41 @@ def test_broken_or_stale_cache_is_rebuilt(root: Path, damage: str) -> None:
     svc = CatDoc(root)
     assert "req-login" in ids(svc.search("password"))
     assert svc.search_engine().last_sync.indexed == 5
+
+
+@pytest.mark.parametrize("refusal", ["access", "unlink"])
+def test_a_stale_index_in_a_read_only_cache_is_not_called_damaged(
+    root: Path, monkeypatch: pytest.MonkeyPatch, refusal: str
+) -> None:
+    """A read-only checkout (`chmod -R a-w`, as a non-root user: simulated, root writes
+    anyway) said "damaged and cannot be removed"; it is stale and cannot be written."""
+    import sqlite3
+
+    CatDoc(root).search("password")
+    db = root / ".catdoc/cache/search.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE meta SET value = 'catdoc-search-0' WHERE key = 'schema'")
+    conn.commit()
+    conn.close()
+    before = sorted(path.name for path in db.parent.iterdir())
+    if refusal == "access":
+        real_access = os.access
+        monkeypatch.setattr(
+            os, "access", lambda p, mode, **kw: Path(p) != db.parent and real_access(p, mode, **kw)
+        )
+    else:
+
+        def refused(self: Path, missing_ok: bool = False) -> None:
+            raise PermissionError(13, "Permission denied")
+
+        monkeypatch.setattr(Path, "unlink", refused)
+    with pytest.raises(CatDocError) as info:
+        CatDoc(root).search("password")
+    assert info.value.code == IO_ERROR
+    assert "damaged" not in info.value.message
+    assert f"its folder {db.parent} cannot be written" in info.value.message
+    assert info.value.hint.startswith(f"Make {db.parent} writable")
+    assert sorted(path.name for path in db.parent.iterdir()) == before
 
 
 def test_unreadable_document_is_indexed_by_its_fields(svc: CatDoc, root: Path) -> None:

@@ -11,7 +11,9 @@ thread-safe by itself: the engine serialises every use behind one lock.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import os
 import shutil
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
@@ -276,7 +278,9 @@ class SearchIndex:
 
     def _delete_files(self) -> None:
         """Remove the index and SQLite's side files, whatever is in their place (a folder too:
-        the cache holds derived data only)."""
+        the cache holds derived data only); nothing when its folder is read-only."""
+        if not os.access(self.path.parent, os.W_OK):
+            raise self._read_only("it is read-only")
         for suffix in ("", "-wal", "-shm", "-journal"):
             path = Path(f"{self.path}{suffix}")
             try:
@@ -287,12 +291,24 @@ class SearchIndex:
             except FileNotFoundError:
                 continue
             except OSError as exc:
+                if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                    raise self._read_only(exc.strerror) from None
                 raise CatDocError(
                     IO_ERROR,
                     f"The search index {path.name} is damaged and cannot be removed "
                     f"({exc.strerror}).",
                     f"Remove {path} by hand; CatDoc rebuilds the index from the project.",
                 ) from None
+
+    def _read_only(self, why: str) -> CatDocError:
+        folder = self.path.parent
+        return CatDocError(
+            IO_ERROR,
+            f"The search index {self.path.name} is out of date (or was written by another "
+            f"CatDoc) and must be rebuilt, but its folder {folder} cannot be written ({why}).",
+            f"Make {folder} writable (e.g. `chmod -R u+w {folder}`) and search again; the "
+            "index is rebuilt from the project, nothing else changes.",
+        )
 
     def reset(self) -> None:
         """Throw the file away and start empty (after SQLite reported it damaged)."""
