@@ -7,10 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from catdoc.cli import app
+from catdoc.edit.base import MAX_ID_LENGTH, allowed_id
 from catdoc.errors import NOT_FOUND, PATH_OUTSIDE_PROJECT, VALIDATION_ERROR, CatDocError
+from catdoc.importer.names import _unique, slugify
 from catdoc.service import CatDoc
 
 MODEL = ".catdoc/category.yaml"
@@ -384,3 +388,51 @@ def test_an_import_into_existing_categories_only_adds_lines(tmp_path: Path) -> N
     changes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
     assert {kind for kind, *_ in changes} == {"equal", "insert"}
     assert "    morphisms:\n      - id: a-references-b\n" in after
+
+
+# --------------------------------------------------------------------------- ids it cannot use
+LONG = "a" * 247  # with ".md", a file name of 250 bytes: legal, but its slug is over 200
+
+
+def test_a_bad_front_matter_id_or_a_long_name_skips_or_shortens_one_file(tmp_path: Path) -> None:
+    """Either aborted the whole import (rc 2, nothing imported) without naming the file."""
+    svc = make_project(
+        tmp_path,
+        {
+            "docs/bad.md": '---\nid: "bad id"\n---\n# Bad\n',
+            f"docs/{LONG}.md": "# Long\n",
+            f"docs/{LONG}.txt": "# Long too\n",
+            "docs/ok.md": "# Ok\n",
+        },
+    )
+    result = svc.import_documents(["docs"])
+    got = items_by_path(result)
+    assert got["docs/bad.md"].action == "skipped"
+    assert "front matter id 'bad id' is not allowed" in (got["docs/bad.md"].reason or "")
+    assert got["docs/ok.md"].action == "created"
+    long_ids = {got[f"docs/{LONG}.{ext}"].object_id for ext in ("md", "txt")}
+    assert len(long_ids) == 2 and all(ident and len(ident) == 200 for ident in long_ids)
+    assert long_ids <= set(CatDoc(tmp_path).project().object_by_id)
+
+
+def test_the_cli_names_the_skipped_file_and_imports_the_rest(tmp_path: Path) -> None:
+    make_project(tmp_path, {"docs/bad.md": "---\nid: x y\n---\n# Bad\n", "docs/ok.md": "# Ok\n"})
+    result = CliRunner().invoke(app, ["-C", str(tmp_path), "import", "docs", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    got = {item["path"]: item for item in json.loads(result.stdout)["items"]}
+    assert got["docs/bad.md"]["action"] == "skipped" and "'x y'" in got["docs/bad.md"]["reason"]
+    assert got["docs/ok.md"]["action"] == "created"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=400),
+    st.sets(st.text("a-", min_size=195, max_size=200), max_size=5),
+)
+def test_generated_ids_are_allowed_and_unique(name: str, used: set[str]) -> None:
+    base = slugify(name)[:MAX_ID_LENGTH].rstrip("-") or "document"
+    before = set(used)
+    for _ in range(3):
+        ident = _unique(base, used)
+        assert ident not in before and allowed_id(ident)
+        before.add(ident)

@@ -250,12 +250,10 @@ class EditBase:
     def _check_new_id(self, kind: str, ident: str, taken: Iterable[str]) -> None:
         if not isinstance(ident, str) or not ident:
             raise CatDocError(VALIDATION_ERROR, f"{_a(kind)} {kind} id must be a non-empty string.")
-        if len(ident) > MAX_ID_LENGTH or not _ID.fullmatch(ident):
+        if not allowed_id(ident):
             raise CatDocError(
                 VALIDATION_ERROR,
-                f"{kind.capitalize()} id {ident[:80]!r} is not allowed: use letters, digits and "
-                f"`_ . - / : +`, starting with a letter, digit or `_`, at most {MAX_ID_LENGTH} "
-                "characters.",
+                f"{kind.capitalize()} id {ident[:80]!r} is not allowed: {ID_RULE}.",
                 "Choose an id like 'req-refund' or 'REQ_012'.",
             )
         if ident in taken:
@@ -379,6 +377,17 @@ KIND_OPTIONS: dict[EntityKind, str] = {
     "natural transformation": "transformation",
 }
 """How the command line names each kind (`catdoc rm ID --kind transformation`)."""
+
+
+ID_RULE = (
+    f"use letters, digits and `_ . - / : +`, starting with a letter, digit or `_`, at most "
+    f"{MAX_ID_LENGTH} characters"
+)
+
+
+def allowed_id(ident: str) -> bool:
+    """Whether a new entity may have id `ident` (`ID_RULE`)."""
+    return len(ident) <= MAX_ID_LENGTH and _ID.fullmatch(ident) is not None
 
 
 def _a(kind: str) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from catdoc.edit.base import MAX_ID_LENGTH
+
 _NON_ID = re.compile(r"[\W_]+")
 
 
@@ -19,9 +21,11 @@ def humanize(slug: str) -> str:
 
 
 def _unique(base: str, used: set[str]) -> str:
-    """`base`, or `base-2`, `base-3` … whichever is not used yet; it is then marked used."""
-    ident, n = base, 2
+    """`base`, or `base-2`, `base-3` … whichever is not used yet, cut to `MAX_ID_LENGTH` (the
+    number kept); it is then marked used."""
+    ident, n = base[:MAX_ID_LENGTH], 2
     while ident in used:
-        ident, n = f"{base}-{n}", n + 1
+        suffix = f"-{n}"
+        ident, n = base[: MAX_ID_LENGTH - len(suffix)].rstrip("-") + suffix, n + 1
     used.add(ident)
     return ident

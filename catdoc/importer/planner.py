@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from catdoc import results as r
+from catdoc.edit.base import ID_RULE, MAX_ID_LENGTH, allowed_id
 from catdoc.errors import CatDocError
 from catdoc.importer.fields import _changes, _fields, _scalar
 from catdoc.importer.files import _Doc, _skip
@@ -84,6 +85,15 @@ class _Planner:
                         "that already has this path; kept the object's id (rename it in the "
                         "YAML and its references to change it)."
                     )
+            elif wanted and not allowed_id(wanted):
+                skipped.append(
+                    _skip(
+                        doc.rel,
+                        f"front matter id {wanted[:80]!r} is not allowed: {ID_RULE}; fix the "
+                        "`id` in its front matter, or remove it to take an id from the file name.",
+                    )
+                )
+                continue
             elif wanted:
                 other = objects.get(wanted)
                 if other is not None and not self.force:
@@ -130,7 +140,10 @@ class _Planner:
         depth = {doc.rel: 1 for doc in docs}
 
         def slug(doc: _Doc) -> str:
-            return slugify("-".join(doc.parts[-depth[doc.rel] :])) or "document"
+            return (
+                slugify("-".join(doc.parts[-depth[doc.rel] :]))[:MAX_ID_LENGTH].rstrip("-")
+                or "document"
+            )
 
         changed = True
         while changed:
@@ -148,7 +161,7 @@ class _Planner:
         for doc in sorted(docs, key=lambda d: d.rel):
             ident = _unique(slug(doc), used)
             doc.object_id = ident
-            first = slugify(doc.parts[-1]) or "document"
+            first = slugify(doc.parts[-1])[:MAX_ID_LENGTH].rstrip("-") or "document"
             if ident != first:
                 doc.notes.append(f"id {first!r} was taken; used {ident!r}.")
 
