@@ -12,7 +12,7 @@ import pytest
 from catdoc.search import engine, semantic
 from catdoc.service import CatDoc
 
-WORDS = "array index shape stride buffer memory view copy type cast".split()
+WORDS = ["array", "index", "shape", "stride", "buffer", "memory", "view", "copy", "type", "cast"]
 
 
 def make_project(base: Path, count: int) -> Path:
@@ -79,7 +79,6 @@ def test_pages_of_any_size_give_every_row_once_in_one_order(
         rows, totals = whole(svc, query, size, mode=mode, scope=scope)
         assert rows == first, size
         assert totals == {len(first)}
-
 
 
 @pytest.mark.skipif(not semantic.available(), reason="catdoc[semantic] is not installed")
