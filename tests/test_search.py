@@ -248,7 +248,7 @@ def test_object_filter_searches_one_documents_passages(svc: CatDoc) -> None:
     assert response.scope == "chunks"
     assert {h.id for h in response.results} == {"req-login"}
     assert len(response.results) == 2
-    assert any("object filter" in note for note in response.notes)
+    assert any("--object" in note and "passages" in note for note in response.notes)
     with pytest.raises(CatDocError) as err:
         svc.search("minutes", filters=r.SearchFilters(object="req-logn"))
     assert err.value.code == NOT_FOUND and "req-login" in err.value.suggestions
