@@ -259,7 +259,8 @@ class _Undo:
         if self.backup is not None:
             shutil.rmtree(self.backup, ignore_errors=True)
         for path in self.new_files:
-            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # never made (its folder could not be)
+                path.unlink()
         for folder in self.new_dirs:
             with contextlib.suppress(OSError):
                 folder.rmdir()

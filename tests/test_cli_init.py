@@ -178,3 +178,12 @@ def test_init_in_proc_is_an_io_error() -> None:
     result = runner.invoke(app, ["init", "/proc/self"])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "Cannot write" in result.stderr
+
+
+def test_init_under_a_file_is_an_io_error_not_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    result = runner.invoke(app, ["init", str(tmp_path / "afile" / "sub")])
+    assert result.exit_code == 1, result.output
+    assert "Not a directory" in result.stderr
+    assert isinstance(result.exception, SystemExit)  # an error said, no traceback
+    assert (tmp_path / "afile").read_text() == "x"

@@ -431,3 +431,10 @@ async def test_a_passage_of_a_rest_document_opens_at_its_first_line(
         assert top.strip().startswith("Paragraph 20 word")  # the passage's paragraph at the top
         marked = [s for s in text.content.spans if s.style == PASSAGE_STYLE]
         assert [plain[s.start : s.end].split()[:2] for s in marked] == [["Paragraph", "20"]]
+
+
+def test_metadata_values_read_as_text_at_any_depth() -> None:
+    from catdoc.tui.widgets.document import meta_line
+
+    shown = meta_line([("metadata", {"related": ["a", "b"], "owner": {"team": "x"}})]).plain
+    assert "related=a, b" in shown and "owner=team=x" in shown and "[" not in shown

@@ -293,6 +293,8 @@ async def test_tab_on_an_unknown_prefix_says_so(tmp_path: Path) -> None:
         await pilot.press("t", *"zz", "tab")
         assert app.screen.query_one("#trace-source", Input).value == "zz"
         assert "No object id starts with 'zz'" in rendered(app, "#trace-status")
+        await pilot.press("ctrl+u", *"test-checkout-e", "tab")  # one match: said in the singular
+        assert "1 id starts with 'test-checkout-e'" in rendered(app, "#trace-status")
 
 
 @anyio

@@ -206,7 +206,8 @@ class SearchScreen(CatDocScreen):
         results.set_options(Option(hit_prompt(hit, scope)) for hit in self.hits)
         if self.hits:
             results.highlighted = min(self.view.highlighted, len(self.hits) - 1)
-        status = Text(f"{response.total} {SCOPES[scope]} for ", "dim")
+        noun = SCOPES[scope] if response.total != 1 else SCOPES[scope].removesuffix("s")
+        status = Text(f"{response.total} {noun} for ", "dim")
         status.append(repr(visible(response.query)), "bold")
         status.append(f"  ({response.mode} · Ctrl+T: {SCOPES[self._other_scope()]})", "dim")
         seen = self.catdoc.notes_seen

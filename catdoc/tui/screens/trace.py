@@ -209,8 +209,9 @@ class TraceScreen(CatDocScreen):
             return
         shown = ", ".join(visible(m) for m in matches[:LISTED])
         more = f" … ({len(matches) - LISTED} more)" if len(matches) > LISTED else ""
-        count = f"{len(matches)} id{'s' * (len(matches) != 1)}"
-        self._status(Text(f"{count} start with {typed!r}: {shown}{more}", "dim"))
+        many = len(matches) != 1
+        count = f"{len(matches)} {'ids start' if many else 'id starts'}"
+        self._status(Text(f"{count} with {typed!r}: {shown}{more}", "dim"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -54,12 +54,18 @@ def meta_line(pairs: Iterable[tuple[str, object]]) -> Text:
         if text:
             text.append("  ")
         text.append(f"{label}\u00a0", "dim")
-        if isinstance(value, list | tuple):
-            value = ", ".join(str(v) for v in value)
-        elif isinstance(value, dict):
-            value = ", ".join(f"{k}={v}" for k, v in value.items())
-        text.append(visible(str(value)), "bold")
+        text.append(visible(_shown(value)), "bold")
     return text
+
+
+def _shown(value: object) -> str:
+    """A metadata value as a person reads it: lists as `a, b`, mappings as `k=v`, at any depth
+    (a list inside a mapping too, not Python's `['a', 'b']`)."""
+    if isinstance(value, list | tuple):
+        return ", ".join(_shown(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_shown(v)}" for k, v in value.items())
+    return str(value)
 
 
 def path_text(path: list[str] | str | None) -> str:
