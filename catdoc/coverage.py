@@ -56,7 +56,7 @@ def coverage_report(
         for item in items:
             for name in ("objects", "reached", "morphisms"):
                 share: r.CoverageShare = getattr(item, name)
-                if share.percent is not None and share.percent < minimum:
+                if share.below(minimum):
                     below.append(f"{item.functor}.{name}")
     return r.CoverageReport(functors=items, minimum=minimum, below=below)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from fractions import Fraction
 from typing import Annotated, Any, Generic, Literal, TypeVar, get_args
 
 from pydantic import (
@@ -784,12 +785,23 @@ class CoverageShare(Result):
 
     covered: int
     total: int
-    percent: float | None = Field(description="covered ÷ total × 100, one decimal; None of 0.")
+    percent: float | None = Field(
+        description="covered ÷ total × 100, one decimal (100.0 only when all is covered: "
+        "1,999 of 2,000 is 99.9); None of 0."
+    )
 
     @classmethod
     def of(cls, covered: int, total: int) -> CoverageShare:
         percent = round(100 * covered / total, 1) if total else None
+        if percent == 100.0 and covered < total:
+            percent = 99.9
         return cls(covered=covered, total=total, percent=percent)
+
+    def below(self, minimum: float) -> bool:
+        """Whether the exact share (not its rounded percent) is under `minimum` percent."""
+        return bool(self.total) and Fraction(100 * self.covered, self.total) < Fraction(
+            str(minimum)
+        )
 
 
 class FunctorCoverage(Result):

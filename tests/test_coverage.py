@@ -152,3 +152,32 @@ async def test_mcp_coverage_tool() -> None:
         assert data["functors"][0]["orphans"] == ["test-payment-contract", "test-checkout-e2e"]
         bad = error_of(await client.call_tool("catdoc_coverage", {"minimum": 101}))
         assert bad["code"] == "VALIDATION_ERROR"
+
+
+@given(covered=st.integers(0, 5_000), extra=st.integers(0, 5_000), tenths=st.integers(0, 1_000))
+def test_a_minimum_is_met_only_by_the_exact_share(covered: int, extra: int, tenths: int) -> None:
+    from fractions import Fraction
+
+    from catdoc.results import CoverageShare
+
+    total = covered + extra
+    share = CoverageShare.of(covered, total)
+    minimum = tenths / 10
+    exact = Fraction(100 * covered, total) if total else None
+    assert share.below(minimum) is (exact is not None and exact < Fraction(tenths, 10))
+    if total:  # shown to one decimal, but never 100.0 for a gap
+        assert share.percent is not None and abs(share.percent - exact) <= Fraction(1, 10)
+        assert (share.percent == 100.0) is (covered == total)
+
+
+def test_the_gate_fails_on_one_unmapped_object_in_two_thousand(tmp_path: Path) -> None:
+    rows = ["categories:", "  - id: a", "    objects:"]
+    rows += [f"      - {{id: a{i}}}" for i in range(2000)]
+    rows += ["  - id: b", "    objects:"] + [f"      - {{id: b{i}}}" for i in range(2000)]
+    rows += ["functors:", "  - id: f", "    sourceCategory: a", "    targetCategory: b"]
+    rows += ["    objectMapping:"] + [f"      a{i}: b{i}" for i in range(1, 2000)]
+    (tmp_path / ".catdoc").mkdir()
+    (tmp_path / ".catdoc" / "category.yaml").write_text("\n".join(rows) + "\n", "utf-8")
+    result = CliRunner().invoke(app, ["-C", str(tmp_path), "coverage", "--min", "100"])
+    assert result.exit_code == 1, result.output
+    assert "99.9% (1,999 of 2,000)" in result.stdout
