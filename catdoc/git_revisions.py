@@ -147,9 +147,21 @@ def resolve(root: Path, revision: str) -> str:
 
 def changed_files(root: Path, revision: str) -> list[str]:
     """Files under the project root that differ between `revision` and the working tree
-    (committed, staged or not), plus new untracked ones, relative to the root, sorted."""
+    (committed, staged or not), plus new untracked ones, relative to the root, sorted. A moved
+    file counts at both its paths: its old document is gone (rename detection, git's default,
+    would name only the new path)."""
     commit = resolve(root, revision)
-    diff = _git(root, "diff", "--name-only", "--no-ext-diff", "--relative", "-z", commit, "--")
+    diff = _git(
+        root,
+        "diff",
+        "--name-only",
+        "--no-renames",
+        "--no-ext-diff",
+        "--relative",
+        "-z",
+        commit,
+        "--",
+    )
     if diff.returncode != 0:
         raise _failed(diff, f"compare the working tree with {revision}")
     untracked = _git(root, "ls-files", "--others", "--exclude-standard", "-z", "--", ".")

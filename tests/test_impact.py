@@ -271,6 +271,13 @@ def test_changed_since_starts_from_the_changed_documents(repo: Path) -> None:
     assert s2.reached_from == ["r1", "r2"] and s2.path.nodes == ["r2", "s2"]
 
 
+def test_a_document_moved_away_counts_at_its_old_path(repo: Path) -> None:
+    git(repo, "mv", "docs/r2.md", "docs/moved.md")  # staged: git would see a rename
+    result = CatDoc(repo).impact(changed_since="HEAD")
+    assert "docs/r2.md" in result.changed_files
+    assert result.start == ["r2"]  # its object's document is gone
+
+
 def test_changed_since_a_commit_counts_committed_changes_and_new_files(repo: Path) -> None:
     first = git(repo, "rev-parse", "HEAD").strip()
     (repo / "docs" / "s1.md").write_text("# s1\n\nCommitted.\n", encoding="utf-8")
