@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from urllib.parse import unquote
 
 import jsonschema
 import pytest
@@ -98,9 +99,50 @@ def test_any_finding_makes_valid_sarif_and_one_annotation_line(
     assert "\n" not in annotation and "\r" not in annotation
     head, _, data = annotation.partition("::")[2].partition("::")
     props = head.split(" ", 1)[1]
-    file, line = where(finding)
+    file, line, _column = where(finding)
     assert props.split(",")[0] == "file=" + file.replace("%", "%25").replace(":", "%3A").replace(
         ",", "%2C"
     ).replace("\r", "%0D").replace("\n", "%0A")
     assert ("line=" in props) == (line is not None)
     assert data.replace("%0A", "\n").replace("%0D", "\r").replace("%25", "%") == message
+
+
+def test_a_line_and_column_location_and_an_odd_file_name() -> None:
+    finding = Finding(
+        severity="error",
+        code="REVIEW_FILE_INVALID",
+        message="broken",
+        location=".catdoc/categories/tésts 100%,x.yaml:9:3",
+    )
+    report = Report(is_valid=False, errors=[finding], timestamp="2026-01-02T03:04:05Z")
+    sarif = to_sarif(report, "1.0")
+    VALIDATOR.validate(sarif)
+    physical = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert physical["region"] == {"startLine": 9, "startColumn": 3}
+    uri = physical["artifactLocation"]["uri"]
+    assert uri == ".catdoc/categories/t%C3%A9sts%20100%25%2Cx.yaml"
+    assert unquote(uri) == ".catdoc/categories/tésts 100%,x.yaml"
+    annotation = to_github(report)
+    assert ",line=9,col=3," in annotation
+    assert "file=.catdoc/categories/tésts 100%25%2Cx.yaml," in annotation
+
+
+def test_a_model_that_does_not_load_is_reported_in_the_ci_formats(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(EXAMPLES / "traceability", project)
+    model = project / ".catdoc" / "category.yaml"
+    lines = model.read_text("utf-8").splitlines()
+    model.write_text("\n".join([*lines[:5], "  - id: [broken", *lines[5:]]) + "\n", "utf-8")
+    code, out = run("-C", str(project), "validate", "--format", "sarif")
+    assert code == 2
+    sarif = json.loads(out)
+    VALIDATOR.validate(sarif)
+    (result,) = sarif["runs"][0]["results"]
+    assert result["ruleId"] == "LOAD_ERROR" and result["level"] == "error"
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == ".catdoc/category.yaml"
+    assert location["region"]["startLine"] >= 6
+    assert sarif["runs"][0]["invocations"][0]["executionSuccessful"] is False
+    code, out = run("-C", str(project), "validate", "--format", "github")
+    assert code == 2 and out.startswith("::error file=.catdoc/category.yaml,line=")
+    assert "title=LOAD_ERROR::" in out

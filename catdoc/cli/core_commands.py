@@ -38,6 +38,7 @@ from catdoc.cli.completion import (
     complete_objects,
     complete_transformations,
 )
+from catdoc.errors import CatDocError
 from catdoc.paging import MAX_LIMIT
 from catdoc.visible import json_visible
 
@@ -196,7 +197,7 @@ def validate(
     catdoc -C examples/traceability validate --category requirements
     """
     from catdoc.validate import render_report
-    from catdoc.validate.ci_formats import to_github, to_sarif
+    from catdoc.validate.ci_formats import load_failure, to_github, to_sarif
 
     chosen = [o for o in (category, functor, natural_transformation) if o is not None]
     if len(chosen) > 1:
@@ -205,9 +206,18 @@ def validate(
             "(or none to validate everything)."
         )
     svc = service(ctx)
-    report = svc.validate(
-        category=category, functor=functor, natural_transformation=natural_transformation
-    )
+    try:
+        report = svc.validate(
+            category=category, functor=functor, natural_transformation=natural_transformation
+        )
+    except CatDocError as error:  # CI reads these formats: show it there too, then fail
+        if fmt is ReportFormat.sarif:
+            from catdoc import __version__
+
+            print_json(to_sarif(load_failure(error), __version__, loaded=False))
+        elif fmt is ReportFormat.github:
+            echo(to_github(load_failure(error)))
+        raise
     suggestions = svc.suggest_mappings(functor) if suggest else None
     if fmt is ReportFormat.sarif:
         from catdoc import __version__
