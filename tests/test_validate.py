@@ -755,3 +755,59 @@ def test_composite_lint_stops_at_its_work_budget(
     report = run(tmp_path, model, {"validation": {"maxCompositionWarnings": 0}})
     (more,) = [i for i in report.infos if i.code == Code.CAT_COMPOSITE_MISSING_MORE]
     assert "at least" in more.message
+
+
+SCOPED = {
+    "categories": [
+        {
+            "id": "C",
+            "objects": [{"id": "a"}, {"id": "b"}],
+            "morphisms": [{"id": "f", "source": "a", "target": "b"}],
+        },
+        {
+            "id": "D",
+            "objects": [{"id": "x"}, {"id": "y"}],
+            "morphisms": [
+                {"id": "g", "source": "x", "target": "y"},
+                {"id": "h", "source": "y", "target": "x"},
+            ],
+        },
+    ],
+    "functors": [
+        {
+            "id": "F",
+            "sourceCategory": "C",
+            "targetCategory": "D",
+            "objectMapping": {"a": "x", "b": "y"},
+            "morphismMapping": {"f": "h"},
+        },  # h goes y → x
+        {
+            "id": "G",
+            "sourceCategory": "C",
+            "targetCategory": "D",
+            "objectMapping": {"a": "x", "b": "y"},
+            "morphismMapping": {"f": "g"},
+        },
+    ],
+    "naturalTransformations": [
+        {"id": "eta", "sourceFunctor": "F", "targetFunctor": "G", "components": {"a": [], "b": []}},
+    ],
+}
+
+
+def test_a_scoped_run_is_not_valid_over_what_it_could_not_check(tmp_path: Path) -> None:
+    nat = run(tmp_path / "nat", SCOPED, natural_transformation="eta")
+    assert not nat.is_valid  # F is no functor, so eta is no natural transformation
+    assert codes(nat) == {"FUN_NOT_TYPED", "NAT_SQUARE_NOT_CHECKED"}
+    broken = {
+        **SCOPED,
+        "categories": [
+            {**SCOPED["categories"][0], "equations": [[["f"], ["nope"]]]},
+            SCOPED["categories"][1],
+        ],
+    }
+    fun = run(tmp_path / "fun", broken, functor="G")
+    assert not fun.is_valid and "FUN_NOT_CHECKED" in codes(fun)
+    assert {f.code for f in fun.errors} <= {c for c in codes(fun) if c.startswith("CAT_")}
+    lawful_scope = run(tmp_path / "ok", lawful(), functor=lawful()["functors"][0]["id"])
+    assert lawful_scope.is_valid and not lawful_scope.errors

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 from catdoc.errors import not_found
+from catdoc.model import Functor
 from catdoc.project import Project
 from catdoc.validate.codes import CODES, Code
 from catdoc.validate.kept import keep_report, kept_report
@@ -84,11 +85,18 @@ def _validated(
         v.check_duplicates({id(fun)})
         summary.functor_laws.append(v.check_functor(fun))
         summary.functors_checked = 1
+        _errors_it_needs(v, [], [fun.source_category, fun.target_category])
     elif natural_transformation is not None:
         nat = _scope(v, project.nat_by_id, natural_transformation, "Natural transformation")
         v.check_duplicates({id(nat)})
         v.check_nat(nat)
         summary.natural_transformations_checked = 1
+        funs = [
+            project.functor_by_id.get(nat.source_functor),
+            project.functor_by_id.get(nat.target_functor),
+        ]
+        cats = [c for f in funs if f is not None for c in (f.source_category, f.target_category)]
+        _errors_it_needs(v, [f for f in funs if f is not None], cats)
     else:
         v.check_duplicates(None)
         v.check_top_level()
@@ -116,6 +124,28 @@ def _validated(
         summary=summary,
         timestamp=report_timestamp(),
     )
+
+
+_UNCHECKED = {Code.FUN_NOT_CHECKED, Code.NAT_SQUARE_NOT_CHECKED}
+
+
+def _errors_it_needs(v: _Validator, functors: list[Functor], categories: list[str]) -> None:
+    """A scoped run that found no error of its own but left parts unchecked (`*_NOT_CHECKED`)
+    because something they need is broken: the errors of what they need (the functors, the
+    categories), so the run is not "valid" over work it could not do. Their warnings and infos
+    stay out of the scope, and so does all of it when the run fails on its own errors."""
+    own = [finding for finding in v.findings if finding.severity == "error"]
+    if own or not any(finding.code in _UNCHECKED for finding in v.findings):
+        return
+    before = len(v.findings)
+    for ident in dict.fromkeys(categories):
+        cat = v.project.category_by_id.get(ident)
+        if cat is not None:
+            v.check_category(cat)
+    for fun in functors:
+        v.check_functor(fun)
+    needed = [finding for finding in v.findings[before:] if finding.severity == "error"]
+    v.findings[before:] = needed
 
 
 __all__ = [
