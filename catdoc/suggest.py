@@ -20,7 +20,7 @@ from catdoc import results as r
 from catdoc.documents import extract_references, read_object_text, sniff_kind
 from catdoc.errors import CatDocError, not_found
 from catdoc.importer.names import _unique, slugify
-from catdoc.model import DocObject
+from catdoc.model import DocObject, Functor, as_path
 from catdoc.project import Project
 from catdoc.references import Known, Resolver, common_folder
 
@@ -95,10 +95,12 @@ def suggest_mappings(project: Project, functor: str | None = None) -> Suggestion
     out = Suggestions()
     for fun in functors:
         targets = {o.id for o in _objects_of(project, fun.target_category)}
+        forced = _forced_images(project, fun)
         for obj in _objects_of(project, fun.source_category):
             if obj.id in fun.object_mapping:
                 continue
-            ranked = _ranked({t: e for t, e in pairs.get(obj.id, {}).items() if t in targets})
+            allowed = forced.get(obj.id, targets)
+            ranked = _ranked({t: e for t, e in pairs.get(obj.id, {}).items() if t in allowed})
             for target, ev in ranked[:MAX_CANDIDATES]:
                 out.mappings.append(
                     MappingSuggestion(
@@ -114,6 +116,24 @@ def suggest_mappings(project: Project, functor: str | None = None) -> Suggestion
     if functor is None:
         out.functors = _new_functors(project, pairs)
     return out
+
+
+def _forced_images(project: Project, fun: Functor) -> dict[str, set[str]]:
+    """Source object → the one image its mapped morphisms allow (the end of their image path),
+    or no image when they disagree: a suggestion must not break a mapping already made."""
+    ends: dict[str, set[str]] = {}
+    for generator, spec in fun.morphism_mapping.items():
+        mor, steps = project.morphism_by_id.get(generator), as_path(spec)
+        first, last = (
+            (project.morphism_by_id.get(steps[0]), project.morphism_by_id.get(steps[-1]))
+            if steps
+            else (None, None)
+        )
+        if mor is None or first is None or last is None:
+            continue  # an identity, or a broken image: validate reports it
+        ends.setdefault(mor.source, set()).add(first.source)
+        ends.setdefault(mor.target, set()).add(last.target)
+    return {obj: images if len(images) == 1 else set() for obj, images in ends.items()}
 
 
 def _cross_references(project: Project) -> Pairs:

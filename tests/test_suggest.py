@@ -129,3 +129,30 @@ async def test_mcp_suggest_mappings_and_bare_init(svc: CatDoc, tmp_path: Path) -
     assert (
         (tmp_path / "fresh/.catdoc/category.yaml").read_text().rstrip().endswith("categories: []")
     )
+
+
+def test_an_image_the_mapped_morphisms_rule_out_is_not_proposed(tmp_path: Path) -> None:
+    (tmp_path / ".catdoc").mkdir()
+    (tmp_path / "docs").mkdir()
+    text = "See [b3](b3.md) and [b3 again](b3.md), [b1](b1.md).\n"
+    (tmp_path / "docs" / "a1.md").write_text(text)
+    for name in ("a2", "b1", "b2", "b3"):
+        (tmp_path / "docs" / f"{name}.md").write_text(f"# {name}\n")
+    (tmp_path / ".catdoc" / "category.yaml").write_text(
+        "categories:\n"
+        "  - id: A\n"
+        "    objects: [{id: a1, path: docs/a1.md}, {id: a2, path: docs/a2.md}]\n"
+        "    morphisms: [{id: f, source: a1, target: a2}]\n"
+        "  - id: B\n"
+        "    objects: [{id: b1, path: docs/b1.md}, {id: b2, path: docs/b2.md},"
+        " {id: b3, path: docs/b3.md}]\n"
+        "    morphisms: [{id: g, source: b1, target: b2}]\n"
+        "functors:\n"
+        "  - {id: F, sourceCategory: A, targetCategory: B, objectMapping: {a2: b2},"
+        " morphismMapping: {f: g}}\n"
+    )
+    svc = CatDoc(tmp_path)
+    proposed = [(s.source, s.target) for s in svc.suggest_mappings("F").mappings]
+    assert proposed == [("a1", "b1")]  # F(f) = g forces F(a1) = b1, however often b3 is cited
+    svc.set_mapping("F", objects={"a1": "b1"})
+    assert svc.validate().is_valid  # taking the suggestion keeps the functor typed
