@@ -21,6 +21,13 @@ PathErrorKind = Literal[
 
 MAX_VISITED = 20_000
 """Paths visited by one equality search before it answers *unknown*."""
+MAX_WORK = 2_000_000
+"""Equation sides compared by one equality search before it answers *unknown*: a long path
+under thousands of equations costs that much long before it visits `MAX_VISITED` paths."""
+MAX_TOTAL_WORK = 20_000_000
+"""Equation sides compared by all the searches of one presentation (one validation): past it,
+every further search answers *unknown* at once, so adversarial equations cost seconds, not
+minutes, however many squares need them."""
 MAX_EXTRA_LENGTH = 16
 """How much longer than the longer input a rewritten path may grow before the search is cut."""
 
@@ -89,6 +96,8 @@ class Presentation:
         self.semantics: Semantics = semantics
         self.max_visited = max_visited
         self.max_extra_length = max_extra_length
+        self.work_left = MAX_TOTAL_WORK
+        """What the searches of this presentation may still spend (see `MAX_TOTAL_WORK`)."""
         # Locals, and the tuple made without the named tuple's Python-level constructor: a
         # large category declares hundreds of thousands of morphisms.
         generators: dict[str, _Generator] = {}
@@ -261,6 +270,19 @@ class Presentation:
         equality; exhausting one class without meeting the other proves inequality, unless some
         rewrite was cut by the length bound (then the class was not really exhausted).
         """
+        spent = [0]
+        try:
+            return self._bounded_search(first, second, spent, min(MAX_WORK, self.work_left))
+        finally:
+            self.work_left -= spent[0]
+
+    def _bounded_search(
+        self, first: Path, second: Path, spent: list[int], budget: int
+    ) -> bool | None:
+        """`_search`, answering *unknown* once `spent` (equation sides compared) passes
+        `budget` or the paths visited pass `max_visited`."""
+        if budget <= 0:
+            return None
         cap = max(len(first.steps), len(second.steps)) + self.max_extra_length
         seen: list[set[tuple[str, ...]]] = [{first.steps}, {second.steps}]
         frontier: list[list[tuple[str, ...]]] = [[first.steps], [second.steps]]
@@ -276,7 +298,9 @@ class Presentation:
             mine, theirs = seen[side], seen[1 - side]
             grown: list[tuple[str, ...]] = []
             for steps in frontier[side]:
-                for neighbour in self._rewrites(first.source, steps):
+                for neighbour in self._rewrites(first.source, steps, spent):
+                    if spent[0] > budget:
+                        return None
                     if len(neighbour) > cap:
                         cut[side] = True
                         continue
@@ -289,10 +313,16 @@ class Presentation:
                             return None
             frontier[side] = grown
 
-    def _rewrites(self, source: str, steps: tuple[str, ...]) -> Iterable[tuple[str, ...]]:
+    def _rewrites(
+        self, source: str, steps: tuple[str, ...], spent: list[int]
+    ) -> Iterable[tuple[str, ...]]:
+        """The paths one equation (either way) turns `steps` into; adds the sides compared to
+        `spent`."""
         rules = self._rules_by_head
         for i, head in enumerate(steps):
-            for lhs, rhs in rules.get(head, ()):
+            candidates = rules.get(head, ())
+            spent[0] += len(candidates)
+            for lhs, rhs in candidates:
                 end = i + len(lhs)
                 if steps[i:end] == lhs:
                     yield steps[:i] + rhs + steps[end:]
@@ -300,10 +330,12 @@ class Presentation:
             here = source
             generators = self.generators
             for i in range(len(steps) + 1):
-                for rhs in self._insertions.get(here, ()):
+                inserted = self._insertions.get(here, ())
+                spent[0] += len(inserted)
+                for rhs in inserted:
                     yield steps[:i] + rhs + steps[i:]
                 if i < len(steps):
                     here = generators[steps[i]].target
 
 
-__all__ = ["MAX_VISITED", "Path", "PathError", "Presentation"]
+__all__ = ["MAX_TOTAL_WORK", "MAX_VISITED", "MAX_WORK", "Path", "PathError", "Presentation"]

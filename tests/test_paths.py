@@ -170,3 +170,31 @@ def test_presentation_of_category_model() -> None:
     p = Presentation.of(cat)
     assert p.semantics == "thin" and p.is_alias("ida") and not p.is_alias("m")
     assert p.ordered_objects == ("a", "b")
+
+
+def commuting_loops(count: int) -> Presentation:
+    """One object, a loop f and loops a0…a(count-1) that each commute with f: every position
+    of a long word matches thousands of equation sides, few of which rewrite it."""
+    loops = [(f"a{i}", "x", "x", False) for i in range(count)]
+    equations = [[["f", f"a{i}"], [f"a{i}", "f"]] for i in range(count)]
+    return Presentation("loops", ["x"], [("f", "x", "x", False), *loops], "free", equations)
+
+
+def test_a_search_is_bounded_by_the_work_it_does_not_only_the_paths_it_visits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import catdoc.paths as paths
+
+    monkeypatch.setattr(paths, "MAX_WORK", 50_000)
+    p = commuting_loops(200)
+    p.work_left = 120_000
+    word = ["f"] * 30 + ["a1"] * 29
+    left, right = p.resolve([*word, "a2"]), p.resolve([*word, "a3"])
+    assert p.equal(left, right) is None  # unknown: never a guess
+    overshoot = 60 * 200  # at most one path's positions times the equations per head
+    assert 120_000 - 50_000 - overshoot <= p.work_left <= 120_000 - 50_000  # one search
+    assert p.equal(left, right) is None
+    assert p.equal(left, right) is None
+    assert p.work_left <= 0  # spent: every further search answers at once
+    assert p.equal(left, right) is None
+    assert p.equal(p.resolve("f"), p.resolve("f")) is True  # syntactic equality needs no search
