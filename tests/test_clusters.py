@@ -286,3 +286,14 @@ def test_a_search_never_waits_for_the_clusters_unless_asked(tmp_path: Path) -> N
     assert CLUSTERS_PENDING not in ready.notes
     of = svc.cluster_of()
     assert [hit.cluster_id for hit in ready.results] == [of.get(hit.id) for hit in ready.results]
+
+
+def test_cli_page_past_the_end_says_so_once(svc: CatDoc) -> None:
+    from typer.testing import CliRunner
+
+    from catdoc.cli import app
+
+    result = CliRunner().invoke(app, ["-C", str(svc.root), "clusters", "--offset", "50"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip().startswith("No clusters at offset 50")
+    assert ".;" not in result.stdout and "┏" not in result.stdout  # no empty table below it

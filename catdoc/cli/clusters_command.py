@@ -78,10 +78,13 @@ def list_clusters(
         + ([_members(getattr(c, "members", []), c.size)] if members else [])
         for c in page.items
     ]
+    if not page.items and page.message:
+        echo(page.message)  # it says why the page is empty (and how many there are)
+        return
     print_table(
         [*columns, "Members"] if members else columns,
         rows,
-        caption=f"{page_caption(page)}; {count(page.documents, 'document')}, "
+        caption=f"{page_caption(page).removesuffix('.')}; {count(page.documents, 'document')}, "
         f"{page.unclustered} unclustered",
     )
     if page.message:
