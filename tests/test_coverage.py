@@ -180,4 +180,7 @@ def test_the_gate_fails_on_one_unmapped_object_in_two_thousand(tmp_path: Path) -
     (tmp_path / ".catdoc" / "category.yaml").write_text("\n".join(rows) + "\n", "utf-8")
     result = CliRunner().invoke(app, ["-C", str(tmp_path), "coverage", "--min", "100"])
     assert result.exit_code == 1, result.output
-    assert "99.9% (1,999 of 2,000)" in result.stdout
+    assert "Below 100%: f.objects, f.reached." in result.stdout
+    shown = CliRunner().invoke(app, ["-C", str(tmp_path), "coverage", "-f", "json"])
+    objects = json.loads(shown.stdout)["functors"][0]["objects"]
+    assert objects == {"covered": 1999, "total": 2000, "percent": 99.9}
