@@ -542,3 +542,15 @@ def test_an_id_two_kinds_share_is_named_with_kind(project: Path) -> None:
     assert "requirements" in {
         c["id"] for c in edit_json(project, "list", "categories")["categories"]
     }
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("add", "functor", "a:object:b", "--from", "requirements", "--to", "specifications"),
+        ("mv", "specify", "specify:v1"),
+    ],
+)
+def test_functor_ids_may_not_hold_the_link_key_separator(project: Path, args: tuple) -> None:
+    body = refused(project, *args, code=2, error="VALIDATION_ERROR")
+    assert "may not contain ':'" in body["message"]

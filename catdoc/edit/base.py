@@ -256,6 +256,14 @@ class EditBase:
                 f"{kind.capitalize()} id {ident[:80]!r} is not allowed: {ID_RULE}.",
                 "Choose an id like 'req-refund' or 'REQ_012'.",
             )
+        if kind in ("functor", "natural transformation") and ":" in ident:
+            raise CatDocError(
+                VALIDATION_ERROR,
+                f"{kind.capitalize()} id {ident[:80]!r} is not allowed: a {kind} id may not "
+                "contain ':', which separates the parts of a review's link key "
+                "(functor:F:object:A, nat:η:A); with it two links could share one key.",
+                "Choose an id without ':', e.g. with '-'.",
+            )
         if ident in taken:
             raise CatDocError(
                 "DUPLICATE_ID",
