@@ -47,3 +47,28 @@ def test_readme_error_codes_are_the_ones_the_broken_example_produces() -> None:
     report = validate_project(load_project(BROKEN))
     produced = {f.code for f in [*report.errors, *report.warnings, *report.infos]}
     assert produced == set(readme_table())
+
+
+ENTRY_CODES = {
+    "FUN_OBJECT_TARGET_MISSING",
+    "FUN_MAPPING_UNKNOWN_OBJECT",
+    "FUN_MAPPING_UNKNOWN_MORPHISM",
+    "FUN_IMAGE_UNKNOWN_MORPHISM",
+    "FUN_IMAGE_NOT_COMPOSABLE",
+    "FUN_NOT_TYPED",
+    "NAT_COMPONENT_UNKNOWN_MORPHISM",
+    "NAT_COMPONENT_NOT_COMPOSABLE",
+    "NAT_COMPONENT_UNKNOWN_OBJECT",
+    "NAT_COMPONENT_NOT_TYPED",
+}
+
+
+def test_a_finding_about_one_mapping_entry_points_at_that_entry() -> None:
+    """The example's comments name the code each entry causes, on the entry's own line."""
+    report = validate_project(load_project(BROKEN))
+    found = [f for f in report.errors if f.code in ENTRY_CODES]
+    assert {f.code for f in found} == ENTRY_CODES
+    for finding in found:
+        origin, line = finding.location.rsplit(":", 1)
+        text = (BROKEN / origin).read_text(encoding="utf-8").splitlines()[int(line) - 1]
+        assert finding.code in text.partition("#")[2], (finding.code, finding.location, text)

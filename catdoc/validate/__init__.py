@@ -110,6 +110,7 @@ def _validated(
         summary.categories_checked = len(project.categories)
         summary.functors_checked = len(project.functors)
         summary.natural_transformations_checked = len(project.natural_transformations)
+    v.place_entries()
     by_severity: dict[str, list[Finding]] = {"error": [], "warning": [], "info": []}
     for item in v.findings:
         by_severity[item.severity].append(item)

@@ -9,6 +9,7 @@ from catdoc.paths import Presentation
 from catdoc.project import Project
 from catdoc.validate.codes import CODES, Code, Severity
 from catdoc.validate.report import Finding
+from catdoc.yaml_lines import lines_of
 
 
 class _Checker:
@@ -22,6 +23,9 @@ class _Checker:
         self.reviews_off = False
         """Set by the review check when there is no `reviews.yaml` (SUSPECT_LINK is then off)."""
         self._presentations: dict[int, Presentation] = {}
+        self.entries: list[tuple[Finding, Entity, tuple[str, str]]] = []
+        """Findings about one entry of an entity's mapping ((mapping key, entry key)): placed
+        at the entry's own line once the checks are done (`place_entries`)."""
 
     def finding(
         self,
@@ -60,6 +64,23 @@ class _Checker:
     ) -> None:
         self.findings.append(self.finding(code, message, ids, entity, **context))  # type: ignore[arg-type]
 
+    def place_entries(self) -> None:
+        """Point each finding of `entries` at its entry's line: one walk of each file that
+        holds such findings (a mapping of thousands of entries otherwise points at its head)."""
+        by_file: dict[str, list[tuple[Finding, Entity, tuple[str, str]]]] = {}
+        for finding, entity, entry in self.entries:
+            if entity.origin:
+                by_file.setdefault(entity.origin, []).append((finding, entity, entry))
+        for origin, wanted in by_file.items():
+            positions = _positions_in(self.project, origin)
+            paths = [(*positions[id(entity)], *entry) for _, entity, entry in wanted]
+            try:
+                text = (self.project.root / origin).read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError):
+                continue
+            for (finding, _, _), line in zip(wanted, lines_of(text, paths), strict=True):
+                finding.location = f"{origin}:{line}"
+
     def presentation(self, cat: Category) -> Presentation:
         key = id(cat)
         if key not in self._presentations:
@@ -69,3 +90,19 @@ class _Checker:
     def where_object(self, obj: str) -> str:
         home = self.project.category_of_object.get(obj)
         return f" ({obj!r} is an object of category {home!r})" if home else ""
+
+
+def _positions_in(project: Project, origin: str) -> dict[int, tuple[str, int]]:
+    """Each functor and natural transformation of file `origin`, by `id()`: its place in the
+    file's tree (top-level key, index), as `yaml_lines.lines_of` takes it."""
+    out: dict[int, tuple[str, int]] = {}
+    for key, entities in (
+        ("functors", project.functors),
+        ("naturalTransformations", project.natural_transformations),
+    ):
+        index = 0
+        for entity in entities:
+            if entity.origin == origin:
+                out[id(entity)] = (key, index)
+                index += 1
+    return out

@@ -44,9 +44,15 @@ class _FunctorCheck:
         self.composition_unknown = False
         self.unchecked: list[str] = []
 
-    def add(self, code: Code, message: str, ids: Iterable[str]) -> None:
+    def add(
+        self, code: Code, message: str, ids: Iterable[str], entry: tuple[str, str] | None = None
+    ) -> None:
+        """A finding on the functor, or on one `entry` of a mapping ((mapping, key): placed at
+        its own line)."""
         finding = self.v.finding(code, message, [self.fun.id, *ids], self.fun, functor=self.fun.id)
         self.data.findings.append(finding)
+        if entry is not None:
+            self.v.entries.append((finding, self.fun, entry))
 
     def run(self) -> _FunctorData:
         self.map_objects()
@@ -90,6 +96,7 @@ class _FunctorCheck:
                     f"of target category {tgt.id!r}{self.v.where_object(image)}."
                     f"{_did_you_mean(image, tgt.objects)} Map it to an object of {tgt.id!r}.",
                     [obj, image],
+                    ("objectMapping", obj),
                 )
             else:
                 self.data.objects[obj] = image
@@ -101,6 +108,7 @@ class _FunctorCheck:
                     f"{src.id!r}{self.v.where_object(key)}.{_did_you_mean(key, src.objects)} "
                     "Fix the key or remove the entry from objectMapping.",
                     [key],
+                    ("objectMapping", key),
                 )
 
     def map_generators(self) -> None:
@@ -148,6 +156,7 @@ class _FunctorCheck:
                     f"An image must be a composable path of morphisms of {tgt.id!r}, "
                     "first step first.",
                     [mid, *([exc.morphism] if exc.morphism else [])],
+                    ("morphismMapping", mid),
                 )
                 continue
             if fa is None or fb is None:
@@ -161,6 +170,7 @@ class _FunctorCheck:
                     f"F({gen.source}) = {fa} → F({gen.target}) = {fb}. Map it to a path of "
                     f"{tgt.id!r} between those objects.",
                     [mid],
+                    ("morphismMapping", mid),
                 )
                 continue
             if gen.alias:
@@ -177,6 +187,7 @@ class _FunctorCheck:
                     f"category {src.id!r}{where}.{_did_you_mean(key, src.generators)} Fix the "
                     "key or remove the entry from morphismMapping.",
                     [key],
+                    ("morphismMapping", key),
                 )
 
     def fail_image(self, alias: bool) -> None:

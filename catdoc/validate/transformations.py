@@ -22,8 +22,15 @@ class _NatCheck:
         self.v = v
         self.nat = nat
 
-    def add(self, code: Code, message: str, ids: Iterable[str]) -> None:
-        self.v.add(code, message, [self.nat.id, *ids], self.nat, nat=self.nat.id)
+    def add(
+        self, code: Code, message: str, ids: Iterable[str], component: str | None = None
+    ) -> None:
+        """A finding on the transformation, or on its `component` at an object (placed at the
+        component's own line)."""
+        finding = self.v.finding(code, message, [self.nat.id, *ids], self.nat, nat=self.nat.id)
+        self.v.findings.append(finding)
+        if component is not None:
+            self.v.entries.append((finding, self.nat, ("components", component)))
 
     def run(self) -> None:
         nat, funs = self.nat, self.v.project.functor_by_id
@@ -97,6 +104,7 @@ class _NatCheck:
                     f"{exc.message} A component must be a composable path of morphisms of "
                     f"{tgt.id!r}, first step first.",
                     [obj, *([exc.morphism] if exc.morphism else [])],
+                    obj,
                 )
                 continue
             if fa is None or ga is None:
@@ -108,6 +116,7 @@ class _NatCheck:
                     f"which goes {path.source} → {path.target}; it must go {f.id}({obj}) = {fa} "
                     f"→ {g.id}({obj}) = {ga}. Use a path of {tgt.id!r} between those objects.",
                     [obj],
+                    obj,
                 )
                 continue
             paths[obj] = path
@@ -119,6 +128,7 @@ class _NatCheck:
                     f"an object of {src.id!r}{self.v.where_object(key)}."
                     f"{_did_you_mean(key, src.objects)} Fix the key or remove the entry.",
                     [key],
+                    key,
                 )
         return paths
 
