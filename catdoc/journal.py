@@ -24,6 +24,7 @@ commands), its temp file beside it and named as `commit_files` names it, a file 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -179,10 +180,12 @@ def _deletable(root: Path, deletes: Collection[Path], writes: Mapping[Path, str]
 
 
 def _delete(path: Path) -> None:
-    """Remove a file (a link itself, never what it points at); gone already is fine."""
+    """Remove a file (a link itself, never what it points at); gone already is fine, and so is a
+    path that cannot exist (a file where one of its folders should be)."""
     if path.is_dir() and not path.is_symlink():
         return
-    path.unlink(missing_ok=True)
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        path.unlink()
 
 
 def pending(root: Path) -> bool:
@@ -221,7 +224,7 @@ def recover(root: Path) -> str | None:
         if state == "committed" and temp.is_file() and not temp.is_symlink():
             os.replace(temp, target)
         else:
-            temp.unlink(missing_ok=True)
+            _delete(temp)
     path.unlink(missing_ok=True)
     _fsync_dir(path.parent)
     return "finished an interrupted write" if state == "committed" else "undid an interrupted write"

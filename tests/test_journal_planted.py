@@ -7,7 +7,7 @@ import contextlib
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from catdoc import journal
@@ -46,6 +46,12 @@ def files_of(top: Path) -> dict[str, bytes]:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=st.sampled_from(["prepared", "committed", "done"]), planted=entries)
+@example(  # a temp under a file: undoing it met NotADirectoryError, and every load crashed
+    state="prepared",
+    planted=[
+        {"target": "docs/a.md/docs/hooks", "temp": "docs/a.md/docs/.hooks.0123abcd.catdoc-tmp"}
+    ],
+)
 def test_recovery_never_reaches_git_outside_or_a_users_file(
     state: str, planted: list[dict[str, str | bool]]
 ) -> None:
@@ -66,8 +72,8 @@ def test_recovery_never_reaches_git_outside_or_a_users_file(
             temp = entry.get("temp")
             if isinstance(temp, str) and temp and "\0" not in temp:
                 spot = root / temp
-                if spot.parent.resolve().is_relative_to(base):
-                    with contextlib.suppress(OSError):  # a folder there already
+                with contextlib.suppress(OSError):  # a folder there, or a file on the way
+                    if spot.parent.resolve().is_relative_to(base):
                         spot.parent.mkdir(parents=True, exist_ok=True)
                         spot.write_text("planted")
         before = files_of(base)
@@ -85,3 +91,22 @@ def test_recovery_never_reaches_git_outside_or_a_users_file(
         assert {rel for rel in after if rel.startswith(("outside/", "project/.git/"))} == {
             rel for rel in before if rel.startswith(("outside/", "project/.git/"))
         }
+
+
+def test_a_temp_that_cannot_be_a_file_never_stops_a_load(tmp_path: Path) -> None:
+    (tmp_path / ".catdoc").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / ".x.0123abcd.catdoc-tmp").mkdir()  # a folder where the temp would be
+    (tmp_path / "docs" / "a.md").write_text("doc")
+    for state in ("prepared", "committed"):
+        journal._write_journal(
+            tmp_path,
+            state,
+            [
+                {"target": "docs/x", "temp": "docs/.x.0123abcd.catdoc-tmp"},
+                {"target": "docs/a.md/y", "temp": "docs/a.md/.y.0123abcd.catdoc-tmp"},
+            ],
+        )
+        assert journal.recover(tmp_path) is not None  # no exception: the journal is done with
+        assert not journal.pending(tmp_path)
+    assert (tmp_path / "docs" / "a.md").read_text() == "doc"
