@@ -298,6 +298,12 @@ def test_review_refuses_unknown_ids_and_bad_calls(svc: CatDoc, root: Path) -> No
     with pytest.raises(CatDocError) as caught:
         svc.review(["morphism:req-kart"])
     assert caught.value.code == NOT_FOUND
+    svc.upsert_object("requirements", "req-alone", {"title": "Alone"})
+    with pytest.raises(CatDocError) as caught:
+        svc.review(["req-alone"])  # an object no link joins: said so, not "did you mean" it
+    assert "'req-alone' has no links to review" in caught.value.message
+    assert caught.value.suggestions == []
+    before = (root / REVIEWS_REL).read_bytes()
     for call in (lambda: svc.review(), lambda: svc.review(["req-cart"], all=True)):
         with pytest.raises(CatDocError) as caught:
             call()

@@ -90,6 +90,14 @@ class ReviewOperations(EditBase):
         chosen: dict[str, LinkRef] = {}
         for ident in ids:
             found = [every[ident]] if ident in every else self._links_of(ident, every, links)
+            if not found and ident in self._every_id():
+                raise CatDocError(
+                    NOT_FOUND,
+                    f"{quoted(ident)} has no links to review: no morphism, mapping entry or "
+                    "component joins it to another document.",
+                    "Review the links of the entities it is joined to, or `catdoc suspects` "
+                    "for what changed.",
+                )
             if not found:
                 known = [*every, *self._every_id()]
                 raise CatDocError(
