@@ -385,7 +385,7 @@ def _empty_structure(
     if row is not None and row.error:
         return (
             f"{obj.id} has no passages: its document could not be read ({row.error.rstrip('.')}). "
-            "Fix its path (`catdoc validate` (MCP: catdoc_validate) lists such problems)."
+            "Make it a readable UTF-8 text file, or give the object the path of one."
         )
     if not obj.path and not obj.content:
         return (

@@ -319,7 +319,9 @@ def test_structure_of_documents_without_a_readable_text(svc: CatDoc) -> None:
     assert "Use `catdoc show object` (MCP: catdoc_show_object)" in idea.message
     missing = svc.document_structure("ui-missing")
     assert missing.message and "could not be read" in missing.message
-    assert "`catdoc validate` (MCP: catdoc_validate) lists such problems" in missing.message
+    assert "Make it a readable UTF-8 text file, or give the object the path of one." in (
+        missing.message
+    )
 
 
 def test_structure_of_an_unknown_id_suggests_close_ones(svc: CatDoc) -> None:
