@@ -92,8 +92,11 @@ def split(text: str) -> Cut | None:
             if _item_indent(left) != indent:
                 return None  # left of the items' column, or at it without being an item
             bounds.append(at)
+        spans = list(zip(bounds, [*bounds[1:], end], strict=True))
+        if any(_opens_block_scalar(text, a, b) for a, b in spans):
+            return None  # its text would run to the end of a piece parsed alone
         removed.append((first[0], end))
-        items[name] = list(zip(bounds, [*bounds[1:], end], strict=True))
+        items[name] = spans
     pieces, position = [], 0
     for a, b in removed:
         pieces.append(text[position:a])
@@ -127,6 +130,24 @@ def _lines(
             return
     for found in pattern.finditer(text, newline, end):
         yield found.start(1), found.group(1)
+
+
+_BLOCK_SCALAR = re.compile(r"(?:^|[ :-])[|>][1-9+-]{0,2} *(?:#.*)?$")
+"""A line that ends with a block scalar's header (`key: |`, `- >-`, `|2`): its text is below."""
+
+
+def _opens_block_scalar(text: str, start: int, end: int) -> bool:
+    """Whether the last meaningful line of `text[start:end]` starts a block scalar: parsed alone
+    the scalar meets the end of the text, which the reader takes differently (an empty `|` is
+    "" in the file and "\n" at the end of the text)."""
+    line_end = end
+    while line_end > start:
+        line_start = text.rfind("\n", start, line_end - 1) + 1 or start
+        line = text[line_start:line_end].strip()
+        if line and not line.startswith("#"):
+            return _BLOCK_SCALAR.search(line) is not None
+        line_end = line_start
+    return False
 
 
 def _item_indent(line: str) -> int | None:

@@ -206,3 +206,12 @@ def test_dates_and_numbers_come_back_as_the_whole_file_gives_them() -> None:
     found = check(text)
     assert found["made"] == dt.date(2026, 11, 23)
     assert found["categories"][0]["objects"][0]["big"] == 123456789012345678901234
+
+
+def test_an_item_ending_in_a_block_scalar_header_is_not_cut() -> None:
+    """Parsed alone, the empty `|` meets the end of the text and reads "\\n"; in the file the
+    next line ends it and it reads "": such a file is parsed whole."""
+    text = "categories:\n  - id:\n   |\nfunctors: []\n"
+    assert yaml_split.split(text) is None
+    kept = "categories:\n  - id: a\n    about: |\n      text\n  - id: c\n"
+    assert yaml_split.split(kept) is not None
