@@ -339,13 +339,7 @@ class EditBase:
         return rel
 
     def _every_id(self) -> list[str]:
-        return [
-            *self._index.object_category,
-            *self._index.morphisms,
-            *self._index.category_file,
-            *self._index.functors,
-            *self._index.nats,
-        ]
+        return [ident for ids in self._ids_by_kind().values() for ident in ids]
 
     def _ids_by_kind(self) -> dict[EntityKind, Collection[str]]:
         return {
