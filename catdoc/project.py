@@ -49,6 +49,8 @@ from catdoc.vcs_paths import VCS_METADATA, in_vcs_metadata
 CATDOC_DIR = ".catdoc"
 MODEL_FILE = "category.yaml"
 CONFIG_FILE = "config.yaml"
+REVIEWS_FILE = "reviews.yaml"
+"""The review stamps (`catdoc.reviews`): part of the version, so that a review is a change."""
 EXTRA_DIR = "categories"
 CACHE_DIR = "cache"
 
@@ -344,7 +346,12 @@ class Project:
     top_level_unknown: list[tuple[str, str]] = field(default_factory=list)
     fingerprint: tuple[tuple[str, int, int], ...] = ()
     version: str = ""
-    """A hash of the model files' contents: what an edit's `expected_version` is checked against."""
+    """A hash of the model files' and `reviews.yaml`'s contents: what an edit's
+    `expected_version` is checked against (see `refresh_version`)."""
+    model_digest: str = ""
+    """The hash of the config and model files alone."""
+    reviews_seen: tuple[int, int, int] | None = None
+    """`reviews.yaml`'s (mtime, size, inode) when `version` took it in; None when absent."""
     ids_unique: bool = False
     """The loader found no id twice among all entities of every kind: the indexes are then
     built without looking for duplicates."""
@@ -899,7 +906,8 @@ def _load_once(root: Path, known: Mapping[str, tuple[str, ModelFile]]) -> Projec
             project.functors += model.functors
             project.natural_transformations += model.natural_transformations
             project.top_level_unknown += [(rel, key) for key in model.unknown_keys()]
-    project.version = version.hexdigest()
+    project.model_digest = version.hexdigest()
+    refresh_version(project)
     project.ids_unique = unique
     return project
 
@@ -917,7 +925,8 @@ def _read_model(root: Path, path: Path, rel: str, text: str, digest: str) -> Mod
 
 
 class _Version:
-    """A hash of the config and model files' bytes, in `model_files` order after the config."""
+    """A hash of the config and model files' bytes, in `model_files` order after the config
+    (`reviews.yaml` is added by `_with_reviews`)."""
 
     def __init__(self) -> None:
         self._digest = hashlib.blake2b(digest_size=10)
@@ -942,6 +951,47 @@ def file_digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+def _reviews_key(root: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(os.path.join(root, CATDOC_DIR, REVIEWS_FILE))
+    except (OSError, ValueError):
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _reviews_digest(root: Path) -> str:
+    """`reviews.yaml`'s part of the version: "" when absent. Read only when it is a regular file
+    inside the project, never through a symlink leading out nor from a FIFO or device (reading
+    one could block); such a file is refused by `read_reviews`, which says why."""
+    path = root / CATDOC_DIR / REVIEWS_FILE
+    try:
+        real = path.resolve(strict=True)
+        if not (real.is_relative_to(root.resolve()) and stat_module.S_ISREG(real.stat().st_mode)):
+            return "refused"
+        return file_digest(real.read_bytes())
+    except (OSError, RuntimeError):  # missing (reviews off), unreadable, or a symlink loop
+        return "" if not os.path.lexists(path) else "unreadable"
+
+
+def _with_reviews(model_digest: str, reviews_digest: str) -> str:
+    if not reviews_digest:
+        return model_digest
+    joined = f"{model_digest}\0{REVIEWS_FILE}\0{reviews_digest}".encode()
+    return hashlib.blake2b(joined, digest_size=10).hexdigest()
+
+
+def refresh_version(project: Project) -> None:
+    """Bring `project.version` up to date with `reviews.yaml`. A review writes only that file,
+    so the model is not loaded again: long-running faces call this on every request (one
+    `stat`), and the file is hashed again only when its stat changed."""
+    key = _reviews_key(project.root)
+    if key == project.reviews_seen and project.version:
+        return
+    project.reviews_seen = key
+    digest = _reviews_digest(project.root) if key is not None else ""
+    project.version = _with_reviews(project.model_digest, digest)
+
+
 def model_version(root: Path) -> str:
     """The version edits are checked against: a hash of the model's bytes, as a load computes
     it from what it reads. Unlike `stamp` it cannot miss a change made within one tick of the
@@ -949,7 +999,7 @@ def model_version(root: Path) -> str:
     version = _Version()
     for path in [root / CATDOC_DIR / CONFIG_FILE, *model_files(root)]:
         version.add_file(path)
-    return version.hexdigest()
+    return _with_reviews(version.hexdigest(), _reviews_digest(root))
 
 
 @contextmanager
@@ -1008,6 +1058,7 @@ __all__ = [
     "model_file",
     "model_files",
     "model_version",
+    "refresh_version",
     "resolve_inside",
     "special_kind",
     "stamp",

@@ -22,6 +22,7 @@ from catdoc.project import (
     find_root,
     gc_paused,
     load_project,
+    refresh_version,
     resolve_inside,
     stamp,
 )
@@ -125,6 +126,7 @@ class CatDoc(
             root = self.root
             current = stamp(root)
             if self._project is not None and self._project.fingerprint == current:
+                refresh_version(self._project)  # a review changes only reviews.yaml
                 return self._project
             if self._load_error is not None and self._load_error[0] == current:
                 raise self._load_error[1]

@@ -579,3 +579,35 @@ def test_the_read_side_and_the_write_side_agree_on_every_link_and_its_ends(root:
     written = {ref.key: ends_of(ref, links) for ref in links.links()}
     read = {key: (source, target) for _, _, _, key, source, target in link_rows(project)}
     assert read == written and len(read) > 50
+
+
+# ---------------------------------------------------------------------- reviews and the version
+def test_a_review_is_a_new_version_that_a_stale_writer_is_refused_against(
+    svc: CatDoc, root: Path
+) -> None:
+    other = CatDoc(root)
+    seen = other.project().version  # what a second client read
+    append(root, CART, "\nChanged.\n")
+    result = svc.review(["req-cart"], by="Ada")  # only reviews.yaml is written
+    assert result.version != seen and result.version == load_project(root).version
+    assert other.project().version == result.version  # noticed without a reload
+    with pytest.raises(CatDocError) as caught:
+        other.review(["req-cart"], by="Bob", expected_version=seen)
+    assert caught.value.code == "CONFLICT"
+    assert svc.review(["req-cart"], by="Bob", expected_version=result.version).version
+
+
+def test_the_version_never_reads_through_a_fifo_or_out_of_the_project(
+    root: Path, tmp_path: Path
+) -> None:
+    plain = load_project(root).version
+    os.mkfifo(root / REVIEWS_REL)  # reading it would block: the version only notes it
+    fifo = load_project(root).version
+    assert fifo != plain
+    os.unlink(root / REVIEWS_REL)
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text("version: 1\nstamps: {}\n", "utf-8")
+    os.symlink(outside, root / REVIEWS_REL)
+    first = load_project(root).version
+    outside.write_text("version: 1\nstamps: {a: {source: {x: '1f'}}}\n", "utf-8")
+    assert load_project(root).version == first != plain  # its bytes are never read

@@ -38,6 +38,7 @@ from catdoc.project import (
     load_project,
     model_file,
     model_version,
+    refresh_version,
 )
 from catdoc.reviews import reviews_path
 from catdoc.validate import Report, validate_project
@@ -113,6 +114,7 @@ def edit_model(
             known = {rel: (file_digest(text.encode()), models[rel]) for rel, text in texts.items()}
             del models, texts, writes
         after = load_project(root, known=known) if reload else project
+        refresh_version(after)  # stamps alone were written: the same model, a new version
     with gc_paused():
         report = validate_project(after) if validate else None
     deleted = sorted(path.relative_to(root).as_posix() for path in deletions)

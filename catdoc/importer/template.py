@@ -35,6 +35,8 @@ def bare_model(project: Project) -> Project:
         files=list(project.files),
         fingerprint=project.fingerprint,
         version=project.version,
+        model_digest=project.model_digest,
+        reviews_seen=project.reviews_seen,
     )
 
 
