@@ -400,11 +400,6 @@ def all_links(index: SearchIndex) -> list[tuple[str, str | None, str, float]]:
     ).fetchall()
 
 
-def concept_label(index: SearchIndex, key: str) -> str | None:
-    row = index.conn.execute("SELECT label FROM concepts WHERE key = ?", (key,)).fetchone()
-    return None if row is None else str(row[0])
-
-
 def near_labels(index: SearchIndex, key: str) -> list[str]:
     """Labels of concepts that share a word's beginning with `key`: the pool for suggestions."""
     words = key.split(" ")

@@ -166,7 +166,6 @@ class SearchEngine:
         self._series: tuple[int, dict[str, int]] = (-1, {})
         """(generation, title pattern → documents sharing it) of the versioned titles seen."""
         self.last_sync = SyncStats()
-        self.total_indexed = 0
         self.background_progress: Progress = no_progress
         """Hears the background vector workers from their threads (a long-running face sets it,
         throttled, before searching)."""
@@ -364,7 +363,6 @@ class SearchEngine:
             index.set_meta(MODEL_STAMP, model_stamp)
         elapsed = time.perf_counter() - started
         self._next_sweep = time.monotonic() + elapsed * SWEEP_COST_SHARE
-        self.total_indexed += len(written)
         self.last_sync = SyncStats(
             indexed=len(written),
             touched=len(touched),
