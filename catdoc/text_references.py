@@ -19,7 +19,8 @@ digits (`#8f5bb2` is a colour or a commit), and is not followed by `(` (a call).
 **Never references**: code (fenced and indented blocks, inline code, reST literal blocks after
 `::`, code-like directives such as `.. code-block::` or `.. literalinclude::`, doctest blocks,
 comments), directive options (`:caption: …`), field names (`:param x:`), footnotes and
-citations (`[#note]_`, `[1]_`, `[CIT2002]_` and their definitions' labels), substitutions
+citations (`[#note]_`, `[1]_`, `[CIT2002]_` and their definitions' labels), Markdown attribute
+lists (`## Title { #anchor }`, `{: .note }`: an element's own anchor and classes), substitutions
 (`|name|`), URLs and e-mail addresses, `.. _label:` targets (those are `labels_of`), links with a
 scheme, images, and hyperlinks to named targets (`` `text`_ ``).
 
@@ -89,6 +90,10 @@ _NOT_AFTER = r"[\w@#&./:+=\\`-]"
 _OBJECT_REF = re.compile(r"@(?<!" + _NOT_AFTER + r"@)" + _ID + r"(?![\w/@#])")
 _MORPHISM_REF = re.compile(r"#(?<!" + _NOT_AFTER + r"#)" + _ID + r"(?![\w/@#])")
 _HEX = re.compile(r"[0-9A-Fa-f]+")
+_ATTR = r"""(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'}]+))"""
+_ATTR_BLOCK = re.compile(r"\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}")
+"""An attribute list (`## Title { #anchor .class }`, `{: #id }`: Python-Markdown's attr_list,
+Pandoc, kramdown, MyST): it names the element's own anchor, it refers to nothing."""
 _DECORATOR = re.compile(r"[ \t]*@[A-Za-z_][\w.]*(?:[ \t]*\(.*|[ \t]*(?:#.*)?)$")
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]")
 _MYST_ROLE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}\Z")
@@ -249,6 +254,8 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
                 line = _LINK.sub(partial(_link, found=found, line=number), line)
         if ":" in line or "www." in line:
             line = _URL.sub(_blank, line)
+        if not strict and "{" in line:
+            line = _ATTR_BLOCK.sub(_blank, line)
         for ref_kind, match in _mentions(line, strict):
             found.append(_mention(ref_kind, match.group(1), number, match.start(1)))
     return found

@@ -394,6 +394,17 @@ def test_decorator_chain_is_code_in_every_kind() -> None:
     assert mentions("@req-auth\n@req-user\n", "markdown") == ["req-auth", "req-user"]
 
 
+def test_markdown_attribute_lists_are_anchors_not_references() -> None:
+    text = (
+        '# Code blocks { #code-blocks }\n\n## Deep {#deep-1 .tab key="a b" k2=v}\n\n'
+        "{: #note-1 .warning }\n![x](pic.png){ .wide }\n"
+        "See #auth-uses-db, {not an #attr-1 list} and { #a-1 @req-auth }.\n"
+    )
+    assert sorted(mentions(text, "markdown")) == ["a-1", "attr-1", "auth-uses-db", "req-auth"]
+    renamed = rename_mentions(text, "code-blocks", "x", kind="markdown", sigil="#")
+    assert renamed == text  # an anchor is not rewritten by a rename
+
+
 # ---------------------------------------------------------------------------------- the rule
 DJANGO_PROSE = """\
 Decorators
