@@ -177,6 +177,20 @@ def test_rich_markup_in_user_data_is_printed_literally(tmp_path: Path) -> None:
     assert "[bold]Export[/bold]" in result.stdout
 
 
+def test_a_long_id_folds_instead_of_squeezing_the_other_columns(tmp_path: Path) -> None:
+    cli("init", "--bare", tmp_path)
+    long_id = "scripts-tests-test-translation-fixer-test-code-blocks-data"
+    cli("-C", tmp_path, "add", "category", long_id, "--name", "Translation fixer data")
+    cli("-C", tmp_path, "add", "category", "docs", "--name", "Documents")
+    result = runner.invoke(app, ["-C", str(tmp_path), "list", "categories"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    assert "Morphisms" in result.stdout and "Equations" in result.stdout  # whole headers
+    assert "│ docs " in result.stdout  # a short id stays whole
+    assert long_id not in result.stdout  # the long one folds
+    cells = [line.split("│")[1].strip() for line in result.stdout.splitlines() if "│" in line]
+    assert long_id in "".join(cells)
+
+
 # --------------------------------------------------------------------------- trace / graph / init
 def test_trace_text_and_json() -> None:
     result = cli("-C", EXAMPLE, "trace", "req-checkout", "test-checkout-e2e", "--limit", "2")

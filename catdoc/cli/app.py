@@ -556,6 +556,12 @@ def console() -> Console:
     return PipeConsole(file=stream, width=width, highlight=False, soft_wrap=False)
 
 
+MAX_WHOLE_ID = 30
+"""A table's first column (ids) is never wrapped while its ids are this short or shorter. When
+one is longer, the column may fold like the others, so that a long id does not squeeze every
+other column to a few letters."""
+
+
 def print_table(
     columns: Sequence[str],
     rows: Iterable[Sequence[Any]],
@@ -578,8 +584,12 @@ def print_table(
         caption_justify="left",
         title_justify="left",
     )
+    widest_id = max((len(cell_text(row[0])) for row in rows if row), default=0)
     for index, column in enumerate(columns):
-        table.add_column(plain(column), overflow="fold", no_wrap=index == 0)
+        if index == 0 and widest_id > MAX_WHOLE_ID:  # fold long ids, not the other columns
+            table.add_column(plain(column), overflow="fold")
+        else:
+            table.add_column(plain(column), overflow="fold", no_wrap=index == 0)
     for row in rows:
         table.add_row(*(plain(cell_text(value)) for value in row))
     console().print(table)
