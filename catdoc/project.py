@@ -951,7 +951,8 @@ def file_digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def _reviews_key(root: Path) -> tuple[int, int, int] | None:
+def reviews_key(root: Path) -> tuple[int, int, int] | None:
+    """`reviews.yaml`'s (mtime, size, inode), or None: one `stat` tells a review happened."""
     try:
         st = os.stat(os.path.join(root, CATDOC_DIR, REVIEWS_FILE))
     except (OSError, ValueError):
@@ -984,7 +985,7 @@ def refresh_version(project: Project) -> None:
     """Bring `project.version` up to date with `reviews.yaml`. A review writes only that file,
     so the model is not loaded again: long-running faces call this on every request (one
     `stat`), and the file is hashed again only when its stat changed."""
-    key = _reviews_key(project.root)
+    key = reviews_key(project.root)
     if key == project.reviews_seen and project.version:
         return
     project.reviews_seen = key
@@ -1060,6 +1061,7 @@ __all__ = [
     "model_version",
     "refresh_version",
     "resolve_inside",
+    "reviews_key",
     "special_kind",
     "stamp",
 ]

@@ -204,6 +204,18 @@ def test_an_object_page_notices_its_own_document_changing(root: Path) -> None:
     assert project_token(svc, obj.id) != before
 
 
+def test_pages_notice_a_review(root: Path) -> None:
+    from catdoc.web.app import project_token
+
+    svc = CatDoc(root)
+    svc.review(all=True, by="Ada")
+    document = root / svc.show_object("req-checkout").path  # type: ignore[operator]
+    document.write_text(document.read_text() + "\nOne more line.\n")
+    before = project_token(svc)
+    svc.review(["req-checkout"], by="Bob")  # only reviews.yaml changes: the suspects page does
+    assert project_token(svc) != before
+
+
 def test_every_link_on_mapping_pages_resolves(client: TestClient, root: Path) -> None:
     """Functor pages link object images to object pages and morphism images to morphism pages;
     natural transformations link their components (morphisms) likewise."""

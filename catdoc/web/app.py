@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from catdoc.errors import CatDocError
 from catdoc.progress import BackgroundWork
-from catdoc.project import stamp
+from catdoc.project import reviews_key, stamp
 from catdoc.service import CatDoc
 from catdoc.web.activity import ActivityLog
 from catdoc.web.render import entity_url, marked
@@ -96,7 +96,7 @@ def project_token(svc: CatDoc, watch: str | None = None) -> str:
     """A short fingerprint of the project's files (and of the document of the object `watch`,
     on its page); a page compares it to notice a change."""
     try:
-        state = repr(stamp(svc.root))
+        state = repr((stamp(svc.root), reviews_key(svc.root)))  # a review changes suspects
         if watch:
             state += repr(svc.document_stamp(watch))
     except CatDocError as exc:
