@@ -189,7 +189,8 @@ def scan_markdown(lines: list[str]) -> Structure:
 def scan_rst(lines: list[str]) -> Structure:
     """Section titles (underlined, optionally overlined), and the lines that are not prose:
     literal blocks (after `::`), code-like directives with their options and content
-    (`RST_CODE_DIRECTIVES`), comments, doctest blocks (`>>>` to the next blank line), and the
+    (`RST_CODE_DIRECTIVES`), comments, doctest blocks (`>>>` to the next blank line), anonymous
+    targets (`__ url`) and the continued URLs of targets, and the
     option lines (`:caption: …`) right under any directive, whose `:name:` is kept."""
     scan = Structure(code=[False] * len(lines))
     styles: list[tuple[str, bool]] = []
@@ -197,7 +198,7 @@ def scan_rst(lines: list[str]) -> Structure:
     code_options = False  # whether a code-like directive's option lines may follow
     options_of: int | None = None  # indent of the directive whose option lines may follow
     option_at: int | None = None  # indent of the option lines seen under that directive
-    target_of: int | None = None  # indent of a `.. _name: url` target continued below it
+    target_of: int | None = None  # indent of a `.. _name: url` or `__ url` target continued
     doctest = False
     prev_blank = True
     for i, line in enumerate(lines):
@@ -230,11 +231,16 @@ def scan_rst(lines: list[str]) -> Structure:
                     scan.code[i] = True
                     continue
             options_of = None
+        after_target = target_of is not None
         if target_of is not None:
             if indent > target_of:
                 scan.code[i] = True
                 continue
             target_of = None
+        if (lead == "__" or lead.startswith("__ ")) and (was_blank or after_target):
+            scan.code[i] = True  # an anonymous target (`__ url`): a URL, no prose, no label
+            target_of = indent  # its URL may go on, indented, below
+            continue
         if was_blank and (lead == ">>>" or lead.startswith(">>> ")):
             scan.code[i] = doctest = True
             continue

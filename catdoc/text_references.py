@@ -21,7 +21,8 @@ digits (`#8f5bb2` is a colour or a commit), and is not followed by `(` (a call).
 comments), directive options (`:caption: …`), field names (`:param x:`), footnotes and
 citations (`[#note]_`, `[1]_`, `[CIT2002]_` and their definitions' labels), Markdown attribute
 lists (`## Title { #anchor }`, `{: .note }`: an element's own anchor and classes), substitutions
-(`|name|`), URLs and e-mail addresses, `.. _label:` targets (those are `labels_of`), links with a
+(`|name|`), URLs and e-mail addresses, `.. _label:` targets (those are `labels_of`) and
+anonymous ones (`__ url`, the URL maybe continued on indented lines), links with a
 scheme, images, and hyperlinks to named targets (`` `text`_ ``).
 
 Every role is returned with its name (`role`, lower-cased, domain kept: `py:class`) and its

@@ -378,6 +378,8 @@ def test_myst_labels() -> None:
         ":see @req-1: a field name is not prose\n",
         ".. comment with @req-1\n   and #more-2\n",
         ".. _python-3: https://python.org\n   #cont-1\n",
+        "Prose.\n\n__ https://docs.python.org/3/library/configparser.html\n   #ini-1\n",
+        "  __ https://x.org/a.html\n     #deep-1\n  __ https://x.org/b.html\n     #deep-2\n",
         "@cache2\n@functools.cache\ndef f():\n    pass\n",
         "Use @property, @dataclass and @pytest.fixture, @app.route-2 or @lru_cache(3).",
         "A colour #8f5bb2, issue #123, C# and e-mail x@y-1.org.",
@@ -386,6 +388,11 @@ def test_myst_labels() -> None:
 def test_never_references_in_rst(text: str) -> None:
     assert mentions(text) == []
     assert [r for r in refs(text) if r[0] != "role"] == []
+
+
+def test_an_anonymous_target_is_one_only_where_a_block_starts() -> None:
+    text = "Para with __ init__ and\n__ mid-paragraph #mid-1\n\n__ https://x.org\n   #gone-1\n"
+    assert mentions(text) == ["mid-1"]
 
 
 def test_decorator_chain_is_code_in_every_kind() -> None:
