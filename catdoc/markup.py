@@ -300,14 +300,16 @@ _RST_TITLE_MARKUP = re.compile(
     r"|``([^`]+)``"  # an inline literal: its text
     r"|`([^`]+)`_{0,2}"  # interpreted text or a hyperlink reference: its text
     r"|(?<!\w)\*{1,2}([^*\s][^*]*)\*{1,2}(?!\w)"  # emphasis, strong
+    r"|(?<![\w`])([A-Za-z0-9](?:[\w.+-]*[A-Za-z0-9])?)__?(?![\w`])"  # a reference: `Docutils_`
 )
 
 
 def plain_rst(title: str) -> str:
-    """A reST title as it reads: roles, literals and emphasis replaced by their text
-    (`:mod:`sphinx.ext.todo` -- Todo` → `sphinx.ext.todo -- Todo`)."""
+    """A reST title as it reads: roles, literals, emphasis and hyperlink references replaced
+    by their text (`:mod:`sphinx.ext.todo` -- Todo` → `sphinx.ext.todo -- Todo`, `Docutils_
+    Hacker's Guide` → `Docutils Hacker's Guide`)."""
     title = title.strip()
-    if "`" not in title and "*" not in title:
+    if "`" not in title and "*" not in title and "_" not in title:
         return title
     return _RST_TITLE_MARKUP.sub(_markup_text, title).strip()
 

@@ -222,6 +222,19 @@ def test_each_author_of_a_docinfo_field_of_its_own_is_kept() -> None:
 def test_title_markup_reads_as_text() -> None:
     text = ":mod:`sphinx.ext.todo` -- Support for ``todo`` *items*\n" + "=" * 56 + "\n"
     assert document_title({}, text, "fb", kind="rst") == "sphinx.ext.todo -- Support for todo items"
+    for title, shown in [
+        ("Docutils_ Hacker's Guide", "Docutils Hacker's Guide"),
+        (
+            "Writing CSS for reStructuredText__ and Docutils_",
+            "Writing CSS for reStructuredText and Docutils",
+        ),
+        (
+            "``__init__`` and snake_case_name and _private",
+            "__init__ and snake_case_name and _private",
+        ),
+        ("A ``literal_`` stays", "A literal_ stays"),
+    ]:
+        assert document_title({}, f"{title}\n{'=' * len(title)}\n", "fb", kind="rst") == shown
 
 
 def test_import_reads_pep_metadata_front_matter_winning(tmp_path: Path) -> None:
