@@ -8,6 +8,7 @@ parallel morphisms are expanded only as far as the limit needs. Nothing enumerat
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -365,12 +366,39 @@ def _clusters(data: r.GraphData) -> dict[str, list[r.GraphNode]]:
 
 
 def _dot_str(text: str) -> str:
-    """A DOT double-quoted string: control characters shown as `\\x1b` (never sent raw to a
-    terminal or to Graphviz), backslashes and quotes escaped, line breaks kept as \\n."""
+    """A DOT double-quoted label: control characters shown as `\\x1b` (never sent raw to a
+    terminal or to Graphviz), backslashes and quotes escaped, line breaks kept as \\n. Made to
+    read well, not to be told apart: ids go through `_dot_id`."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n")
     escaped = visible(lines, lines=True).replace("\t", " ")
     escaped = escaped.replace("\\", "\\\\").replace('"', '\\"')
     return '"' + escaped.replace("\n", "\\n") + '"'
+
+
+_DOT_ID_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _dot_id_char(match: re.Match[str]) -> str:
+    char = match.group()
+    known = _DOT_ID_ESCAPES.get(char)
+    if known is not None:
+        return known
+    code = ord(char)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+_DOT_ID_SPECIAL = re.compile(r'[\\"\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]')
+"""What `_dot_id` writes as an escape: backslash, quote, and what `visible` escapes."""
+
+
+def _dot_id(text: str) -> str:
+    """A DOT double-quoted id that tells every id apart: each backslash, quote and control
+    character becomes its own escape (`\\\\`, `\\"`, `\\n`, `\\r`, `\\t`, `\\x1b`, `\\u202e`),
+    every other character stays. DOT reads `\\"` as a quote and keeps every other character
+    of a quoted string as written, so distinct ids stay distinct nodes in Graphviz (a CR is not
+    a newline, a tab not a space, an ESC not the text `\\x1b`), and no control character is
+    written raw."""
+    return '"' + _DOT_ID_SPECIAL.sub(_dot_id_char, text) + '"'
 
 
 def _dot(data: r.GraphData) -> str:
@@ -381,15 +409,15 @@ def _dot(data: r.GraphData) -> str:
         '  edge [fontname="Helvetica", fontsize=10];',
     ]
     for cat, nodes in _clusters(data).items():
-        lines.append(f"  subgraph {_dot_str('cluster_' + cat)} {{")
+        lines.append(f"  subgraph {_dot_id('cluster_' + cat)} {{")
         lines.append(f"    label={_dot_str(cat)};")
         for node in nodes:
-            lines.append(f"    {_dot_str(node.id)} [label={_dot_str(node.label)}];")
+            lines.append(f"    {_dot_id(node.id)} [label={_dot_str(node.label)}];")
         lines.append("  }")
     for edge in data.edges:
         style = ", style=dashed" if edge.type == "functor" else ""
         lines.append(
-            f"  {_dot_str(edge.source)} -> {_dot_str(edge.target)} "
+            f"  {_dot_id(edge.source)} -> {_dot_id(edge.target)} "
             f"[label={_dot_str(edge.label)}, id={_dot_str(edge.id)}{style}];"
         )
     lines.append("}")

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from catdoc import results as r
 from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.graph import build_trace_graph, graph_data, render_graph
 from catdoc.model import Category, Config, DocObject, Functor, Morphism
@@ -77,6 +82,87 @@ def test_dot_escapes_quotes_backslashes_and_newlines() -> None:
     assert '"b" [label="B | pipe\\nnewline #1"];' in text
     assert '"a" -> "x" [label="Left → Right", id="F:a", style=dashed];' in text
     assert 'subgraph "cluster_left"' in text
+
+
+# A DOT double-quoted string, read as the DOT language reads it: `\"` is a quote, a backslash
+# before a newline continues the line (both go), `\\` is two backslashes that do not escape what
+# follows, and every other character stays as written (Graphviz's own escapes, `\n` in a label,
+# apply to some attributes only, never to ids).
+DOT_TOKEN = r'\\\\|\\"|\\\n|\\(?=[^"\\\n])|[^"\\]'
+DOT_QUOTED = re.compile(f'"((?:{DOT_TOKEN})*)"')
+DOT_LINE = re.compile(
+    r"^(digraph catdoc \{|  rankdir=LR;|  node \[.*\];|  edge \[.*\];|  \}|\}"
+    r"|  subgraph Q \{|    label=Q;|    Q \[label=Q\];"
+    r"|  Q -> Q \[label=Q, id=Q(, style=dashed)?\];)$"
+)
+
+
+def _dot_read(body: str) -> str:
+    """The id a DOT quoted string's body stands for."""
+    out = []
+    for token in re.findall(DOT_TOKEN, body):
+        out.append({'\\"': '"', "\\\n": ""}.get(token, token))
+    return "".join(out)
+
+
+def _dot_statements(text: str) -> list[tuple[str, list[str]]]:
+    """Each line of the DOT text with its quoted strings as Q, and the ids they stand for;
+    fails on a line that is not one of the statements `_dot` writes."""
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text)
+    out = []
+    for line in text.splitlines():
+        shape = DOT_QUOTED.sub("Q", line)
+        assert DOT_LINE.match(shape), f"not DOT as written: {line!r}"
+        out.append((shape, [_dot_read(m.group(1)) for m in DOT_QUOTED.finditer(line)]))
+    return out
+
+
+def _data(ids: list[str], categories: list[str]) -> r.GraphData:
+    nodes = [
+        r.GraphNode(id=i, label=i, type="object", metadata={"category": categories[n % 2]})
+        for n, i in enumerate(ids)
+    ]
+    edges = [
+        r.GraphEdge(id=f"e{n}", source=a, target=b, label=a)
+        for n, (a, b) in enumerate(itertools.pairwise(ids))
+    ]
+    return r.GraphData(nodes=nodes, edges=edges)
+
+
+def _check_dot(ids: list[str], categories: list[str]) -> None:
+    """Every node and cluster its own DOT id, every edge between the DOT ids of its ends."""
+    statements = _dot_statements(render_graph(_data(ids, categories), "dot"))
+    node_ids = [found[0] for shape, found in statements if shape == "    Q [label=Q];"]
+    assert len(node_ids) == len(ids) and len(set(node_ids)) == len(ids)
+    clusters = [found[0] for shape, found in statements if shape == "  subgraph Q {"]
+    assert len(set(clusters)) == len(set(categories[: len(ids)]))
+    home = {i: categories[n % 2] for n, i in enumerate(ids)}
+    in_clusters = [i for cat in dict.fromkeys(home.values()) for i in ids if home[i] == cat]
+    dot_of = dict(zip(in_clusters, node_ids, strict=True))
+    edges = [found[:2] for shape, found in statements if shape.startswith("  Q -> Q")]
+    assert edges == [[dot_of[a], dot_of[b]] for a, b in itertools.pairwise(ids)]
+
+
+def test_dot_ids_tell_apart_what_the_labels_show_alike() -> None:
+    ids = ["a\rb", "a\nb", "a\r\nb", "a\tb", "a b", "\x1b", "\\x1b", 'q"\\', "\u202e", "\\u202e"]
+    _check_dot(ids, ["c\rd", "c\nd"])
+    text = render_graph(_data(ids, ["c\rd", "c\nd"]), "dot")
+    assert '    "a\\rb" [label="a\\nb"];' in text and '    "a\\nb" [label="a\\nb"];' in text
+    assert '    "a\\tb" [label="a b"];' in text and '    "\\x1b" [label="\\\\x1b"];' in text
+    mermaid = render_graph(_data(ids, ["c\rd", "c\nd"]), "mermaid")
+    assert len(re.findall(r"(?m)^    n\d+\[", mermaid)) == len(ids)  # n0, n1, …: one each
+
+
+ID_CHARS = st.sampled_from(list('abxnu1 \\"\n\r\t\x1b\x85\u202eé→:;{}[]->'))
+
+
+@settings(max_examples=300)
+@given(
+    ids=st.lists(st.text(ID_CHARS, max_size=6), min_size=2, max_size=8, unique=True),
+    categories=st.lists(st.text(ID_CHARS, max_size=4), min_size=2, max_size=2),
+)
+def test_dot_ids_are_one_to_one_and_parse(ids: list[str], categories: list[str]) -> None:
+    _check_dot(ids, categories)
 
 
 def test_mermaid_uses_safe_ids_and_entity_codes() -> None:

@@ -192,7 +192,13 @@ DOT_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
 def _dot_unescape(token: str) -> str:
+    """A label as Graphviz shows it (`\\n` a line break, `\\\\` a backslash)."""
     return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), token[1:-1])
+
+
+def _dot_id(token: str) -> str:
+    """An id as DOT reads it: only `\\"` is an escape."""
+    return re.sub(r'\\(["\\])', lambda m: '"' if m.group(1) == '"' else "\\\\", token[1:-1])
 
 
 def test_dot_labels_are_escaped_and_valid(hostile: Path) -> None:
@@ -203,7 +209,7 @@ def test_dot_labels_are_escaped_and_valid(hostile: Path) -> None:
     assert lines[0] == "digraph catdoc {" and lines[-1] == "}"
     strings: list[str] = []
     for line in lines:
-        strings += [_dot_unescape(s) for s in DOT_STRING.findall(line)]
+        strings += [read(s) for s in DOT_STRING.findall(line) for read in (_dot_unescape, _dot_id)]
         rest = DOT_STRING.sub("S", line)
         assert '"' not in rest and "\\" not in rest, f"unbalanced DOT string in {line!r}"
     for text in (ESC_ID, MARKUP_TITLE, HOSTILE_TYPE, HOSTILE_FUNCTOR):
