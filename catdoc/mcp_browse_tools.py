@@ -25,8 +25,9 @@ def register_browse_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         name="catdoc_index_summary",
         title="Summarise the document library",
         description="An overview of the whole library and its search index: how many objects, "
-        "documents (objects with text), passages, categories, morphisms, functors; whether the "
-        "index was up to date. detail=detailed adds counts per category, file types and "
+        "documents (objects with text), objects whose file cannot be read (named in `message`) "
+        "or that have no text, passages, categories, morphisms, functors; whether the index "
+        "was up to date. detail=detailed adds counts per category, file types and "
         "document dates; detail=comprehensive adds sizes, vectors and index internals. Use it "
         "first to judge how big the library is and what it holds (the first call may build "
         "the search index). Do NOT use it to list or sort categories (catdoc_list_categories) "

@@ -532,8 +532,17 @@ class CategoryPage(Result):
 
 
 class SummaryCounts(Result):
+    """`objects` = `documents` + `unreadable` + `withoutText`."""
+
     objects: int
     documents: int = Field(description="Objects with text in the index (a file or inline content).")
+    unreadable: int = Field(
+        description="Objects whose document file cannot be read (missing, binary, not UTF-8): "
+        "not documents; `message` names them.",
+    )
+    without_text: int = Field(
+        description="Objects with no text: neither a file nor inline content, or an empty one."
+    )
     passages: int = Field(description="Chunks of those documents: what passage search ranks.")
     categories: int
     morphisms: int = Field(description="Declared morphisms (generators).")
@@ -583,10 +592,10 @@ class IndexState(Result):
     )
     schema_version: str | None = Field(None, description="Detailed and comprehensive only.")
     documents_without_text: int | None = Field(
-        None, description="Objects with neither a file nor inline content."
+        None, description="Comprehensive only: counts.withoutText again."
     )
     unreadable_documents: int | None = Field(
-        None, description="Objects whose file could not be read (see catdoc_validate)."
+        None, description="Comprehensive only: counts.unreadable again."
     )
     vectors_available: bool | None = Field(
         None, description="The optional semantic extra is installed."
@@ -603,7 +612,9 @@ class IndexSummary(Result):
     state: IndexState
     categories: list[SummaryCategory] | None = None
     file_types: dict[str, int] | None = Field(
-        None, description="Documents per file extension ('' for inline content), most first."
+        None,
+        description="Documents (with text) per file extension ('' for inline content), most "
+        "first; they add up to counts.documents.",
     )
     dates: SummaryDates | None = None
     sizes: SummarySizes | None = None

@@ -160,9 +160,12 @@ class BrowseOperations(ServiceBase):
         (facts, (index_bytes, written)), pending = self._read_index(
             lambda index, facts: (facts, index_files(index))
         )
+        objects = len(project.object_by_id)
         counts = r.SummaryCounts(
-            objects=len(project.object_by_id),
+            objects=objects,
             documents=facts.documents,
+            unreadable=facts.unreadable,
+            without_text=max(objects - facts.documents - facts.unreadable, 0),
             passages=facts.chunks,
             categories=len(project.categories),
             morphisms=sum(len(c.morphisms) for c in project.categories),
@@ -171,7 +174,7 @@ class BrowseOperations(ServiceBase):
         )
         state = r.IndexState(up_to_date=pending == 0, pending=pending)
         summary = r.IndexSummary(
-            detail=detail, counts=counts, state=state, message=_empty_summary(counts)
+            detail=detail, counts=counts, state=state, message=_summary_message(counts, facts)
         )
         if detail == "basic":
             return summary
@@ -191,8 +194,8 @@ class BrowseOperations(ServiceBase):
             summary.sizes = r.SummarySizes(
                 document_bytes=facts.document_bytes, index_bytes=index_bytes
             )
-            state.documents_without_text = facts.objects - facts.documents - facts.unreadable
-            state.unreadable_documents = facts.unreadable
+            state.documents_without_text = counts.without_text
+            state.unreadable_documents = counts.unreadable
             state.vectors_available = semantic.available()
             rows = {"documents": facts.objects, "chunks": facts.chunks}
             state.vectors = [
@@ -324,18 +327,33 @@ def _summary_category(
     )
 
 
-def _empty_summary(counts: r.SummaryCounts) -> str | None:
+def _summary_message(counts: r.SummaryCounts, facts: IndexFacts) -> str | None:
+    """What the counts leave unsaid: an empty project, no text at all, and which objects are
+    not documents because their file cannot be read."""
     if counts.objects == 0:
         return (
             "The project has no objects yet: import documents (catdoc_import_document, "
             "`catdoc import`) to fill the index."
         )
-    if counts.documents == 0:
-        return (
+    said: list[str] = []
+    if counts.documents == 0 and counts.unreadable < counts.objects:
+        said.append(
             f"None of the {counts.objects:,} objects has text to index: give them a document "
             "file (path) or inline content."
         )
-    return None
+    if counts.unreadable:
+        one = counts.unreadable == 1
+        named = ", ".join(f"{ident} ({why.rstrip('.')})" for ident, why in facts.unreadable_named)
+        more = ", …" if counts.unreadable > len(facts.unreadable_named) else ""
+        said.append(
+            f"{counts.unreadable:,} of the {counts.objects:,} objects "
+            f"{'has a document file' if one else 'have document files'} that cannot be read "
+            f"(missing, binary or not UTF-8), so {'it is' if one else 'they are'} left out of "
+            f"the documents, passages and file types: {named}{more}. Restore the file or fix "
+            "the object's `path`; catdoc_document_structure (`catdoc structure ID`) tells why "
+            "for one object."
+        )
+    return " ".join(said) or None
 
 
 def _sections(passages: list[Any]) -> tuple[list[r.DocumentSection], list[int | None]]:

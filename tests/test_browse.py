@@ -233,6 +233,7 @@ def test_summary_levels(svc: CatDoc) -> None:
     assert first.state.up_to_date is False and first.state.pending == 5  # built by this call
     counts = first.counts
     assert (counts.objects, counts.documents, counts.passages) == (5, 3, 7)
+    assert (counts.unreadable, counts.without_text) == (1, 1)  # ui-missing, ops-abstract
     assert (counts.categories, counts.morphisms, counts.functors) == (5, 1, 0)
     assert counts.natural_transformations == 0
     assert svc.index_summary().state.up_to_date is True
@@ -242,7 +243,7 @@ def test_summary_levels(svc: CatDoc) -> None:
     backend = next(c for c in detailed.categories if c.id == "backend")
     assert (backend.objects, backend.documents, backend.passages) == (2, 2, 6)
     assert backend.morphisms is None
-    assert detailed.file_types == {"md": 3, "": 2}
+    assert detailed.file_types == {"md": 2, "": 1}  # documents with text: they add up to 3
     assert detailed.dates is not None
     assert str(detailed.dates.oldest_document) == "2024-03-01"
     assert str(detailed.dates.newest_document) == "2025-06-30"
@@ -258,6 +259,24 @@ def test_summary_levels(svc: CatDoc) -> None:
     vectors = {v.scope: (v.present, v.missing) for v in full.state.vectors or []}
     assert vectors["chunks"][0] + vectors["chunks"][1] == 7
     assert next(c for c in full.categories or [] if c.id == "backend").morphisms == 1
+
+
+def test_summary_counts_agree_and_name_what_cannot_be_read(svc: CatDoc) -> None:
+    """A missing file is neither a document nor one of its file type: the counts add up, and
+    the message says which object it is and why."""
+    summary = svc.index_summary("detailed")
+    n = summary.counts
+    assert sum((summary.file_types or {}).values()) == n.documents
+    assert n.objects == n.documents + n.unreadable + n.without_text
+    assert summary.message is not None
+    assert "1 of the 5 objects has a document file that cannot be read" in summary.message
+    assert "ui-missing (Document file not found: docs/missing.md)" in summary.message
+    (svc.root / "docs" / "api.md").unlink()
+    again = CatDoc(svc.root).index_summary("detailed")
+    assert (again.counts.documents, again.counts.unreadable) == (2, 2)
+    assert again.file_types == {"md": 1, "": 1}
+    assert again.message and "2 of the 5 objects have document files" in again.message
+    assert "api-guide (" in again.message and "ui-missing (" in again.message
 
 
 def test_summary_sees_changed_documents(svc: CatDoc) -> None:
@@ -368,6 +387,11 @@ def test_cli_summary_and_structure(svc: CatDoc) -> None:
     assert code == 0 and data["counts"]["passages"] == 7 and data["sizes"]["indexBytes"] > 0
     code, out, _ = run(svc.root, "summary")
     assert code == 0 and "Passages" in out and "up to date" in out
+    words = " ".join(out.split())  # however narrow the table is wrapped
+    assert "3 with text; 1 object's file cannot be read, 1 object has no text" in words
+    assert "ui-missing (Document file not found: docs/missing.md)" in words
+    code, out, _ = run(svc.root, "summary", "--detail", "detailed")
+    assert code == 0 and "md 2, (inline) 1" in " ".join(out.split())
     code, out, _ = run(svc.root, "structure", "api-guide")
     assert code == 0 and "### Tokens" in out and "lines 9–11" in out
     code, out, _ = run(svc.root, "structure", "api-guide", "--format", "json")

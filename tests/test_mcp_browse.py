@@ -129,6 +129,8 @@ async def test_index_summary_at_each_detail(client: Client) -> None:
     assert basic["counts"] == {
         "objects": 5,
         "documents": 3,
+        "unreadable": 1,
+        "withoutText": 1,
         "passages": 7,
         "categories": 5,
         "morphisms": 1,
@@ -137,7 +139,8 @@ async def test_index_summary_at_each_detail(client: Client) -> None:
     }
     detailed = await call(client, "catdoc_index_summary", detail="detailed")
     assert detailed["state"]["upToDate"] is True and detailed["state"]["pending"] == 0
-    assert detailed["fileTypes"] == {"md": 3, "": 2} and detailed["sizes"] is None
+    assert basic["message"] and "ui-missing" in basic["message"]
+    assert detailed["fileTypes"] == {"md": 2, "": 1} and detailed["sizes"] is None
     assert detailed["dates"]["oldestDocument"] == "2024-03-01"
     assert [c["id"] for c in detailed["categories"]][:2] == ["engineering", "backend"]
     full = await call(client, "catdoc_index_summary", detail="comprehensive")

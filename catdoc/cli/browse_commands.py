@@ -191,7 +191,7 @@ def summary(
     print_fields(
         [
             ("Objects", f"{n.objects:,}"),
-            ("Documents", f"{n.documents:,} with text"),
+            ("Documents", _documents(n)),
             ("Passages", f"{n.passages:,}"),
             ("Categories", f"{n.categories:,}"),
             ("Morphisms", f"{n.morphisms:,}"),
@@ -201,7 +201,8 @@ def summary(
                 "Index",
                 "up to date"
                 if state.up_to_date
-                else f"brought up to date ({state.pending:,} documents (re)indexed or dropped)",
+                else f"brought up to date ({count(state.pending, 'document')} (re)indexed or "
+                "dropped)",
             ),
             ("Schema", state.schema_version),
         ],
@@ -230,8 +231,6 @@ def summary(
             [
                 ("Document bytes", f"{result.sizes.document_bytes:,}"),
                 ("Index bytes", f"{result.sizes.index_bytes:,}"),
-                ("Without text", state.documents_without_text),
-                ("Unreadable", state.unreadable_documents),
                 (
                     "Vectors",
                     "; ".join(
@@ -251,6 +250,20 @@ def summary(
         )
     if result.message:
         echo(result.message)
+
+
+def _documents(n: r.SummaryCounts) -> str:
+    """'21 with text; 1 object's file cannot be read, 2 objects have no text' (the objects that
+    are not documents, when there are any)."""
+    not_documents = []
+    if n.unreadable:
+        files = "object's file" if n.unreadable == 1 else "objects' files"
+        not_documents.append(f"{n.unreadable:,} {files} cannot be read")
+    if n.without_text:
+        has = "object has" if n.without_text == 1 else "objects have"
+        not_documents.append(f"{n.without_text:,} {has} no text")
+    text = f"{n.documents:,} with text"
+    return f"{text}; {', '.join(not_documents)}" if not_documents else text
 
 
 # --------------------------------------------------------------------------- structure

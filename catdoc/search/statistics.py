@@ -43,8 +43,12 @@ class IndexFacts:
     document_bytes: int
     categories: dict[str | None, CategoryFacts]
     file_types: dict[str, int]
+    """File extension ('' for inline content) → documents with text of that type: they add up
+    to `documents`."""
     vectors: dict[str, int] = field(default_factory=dict)
     """Scope ('documents', 'chunks') → rows with a vector of the current model."""
+    unreadable_named: tuple[tuple[str, str], ...] = ()
+    """(id, why) of the first `NAMED_UNREADABLE` unreadable documents, by id."""
 
 
 _PER_CATEGORY = """
@@ -53,7 +57,15 @@ SELECT d.category, count(*), count(c.doc), coalesce(sum(c.n), 0),
 FROM docs d LEFT JOIN (SELECT doc, count(*) AS n FROM chunks GROUP BY doc) c ON c.doc = d.rowid
 GROUP BY d.category
 """
-_FILE_TYPES = "SELECT coalesce(file_type, ''), count(*) FROM docs GROUP BY 1 ORDER BY 2 DESC, 1"
+_FILE_TYPES = (
+    "SELECT coalesce(file_type, ''), count(*) FROM docs d "
+    "WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.doc = d.rowid) GROUP BY 1 ORDER BY 2 DESC, 1"
+)
+"""Documents with text per file type: a missing or unreadable file, or an object with no text,
+is no document of its type (it would count as one beside the documents that leave it out)."""
+NAMED_UNREADABLE = 3
+"""Unreadable documents named in `IndexFacts` (the count covers them all)."""
+_UNREADABLE = "SELECT id, error FROM docs WHERE error IS NOT NULL ORDER BY id LIMIT ?"
 _DOCUMENT_BYTES = (
     "SELECT coalesce(sum(CAST(substr(file_sig, instr(file_sig, ':') + 1) AS INTEGER)), 0) "
     "FROM docs WHERE instr(file_sig, ':') > 0"
@@ -77,6 +89,8 @@ def index_facts(index: SearchIndex, vector_model: str) -> IndexFacts:
             objects, documents, chunks, int(unreadable or 0), oldest, newest
         )
     facts = list(categories.values())
+    unreadable = sum(f.unreadable for f in facts)
+    named = conn.execute(_UNREADABLE, (NAMED_UNREADABLE,)).fetchall() if unreadable else []
     vectors = {scope: 0 for scope in VECTOR_KINDS.values()}
     for kind, count in conn.execute(
         "SELECT kind, count(*) FROM vectors WHERE model = ? GROUP BY kind", (vector_model,)
@@ -88,13 +102,14 @@ def index_facts(index: SearchIndex, vector_model: str) -> IndexFacts:
         objects=sum(f.objects for f in facts),
         documents=sum(f.documents for f in facts),
         chunks=sum(f.chunks for f in facts),
-        unreadable=sum(f.unreadable for f in facts),
+        unreadable=unreadable,
         oldest=min((f.oldest for f in facts if f.oldest), default=None),
         newest=max((f.newest for f in facts if f.newest), default=None),
         document_bytes=int(conn.execute(_DOCUMENT_BYTES).fetchone()[0]),
         categories=categories,
         file_types={kind: int(n) for kind, n in conn.execute(_FILE_TYPES)},
         vectors=vectors,
+        unreadable_named=tuple((str(ident), str(error)) for ident, error in named),
     )
 
 
