@@ -498,9 +498,10 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         description="Propose functor mappings from what the documents already say: an object "
         "a that a functor F does not map yet, whose document refers to (links, @mentions, "
         ":doc:/:pep: roles, a PEP's Requires/Replaces headers, metadata.related) an object b "
-        "of F's target category, gives F(a) = b, ranked by how many references support it, "
-        "with their path:line; categories with references across but no functor give a "
-        "proposed functor with its mapping. Use "
+        "of F's target category, or is referred to by b's document (a design or test citing "
+        "its requirement), gives F(a) = b, ranked by how many references support it, with "
+        "their path:line; two categories with references across but no functor either way "
+        "give one proposed functor with its mapping. Use "
         "it after catdoc_import_document or when catdoc_validate reports FUN_OBJECT_UNMAPPED. "
         "It changes nothing: apply a suggestion with catdoc_set_mapping (and "
         "catdoc_upsert_functor for a new functor) or the `catdoc` command it carries.",

@@ -1,11 +1,16 @@
 """Functor mappings the documents already imply.
 
 A document that refers to a document of another category (a link, an @mention, a `:doc:` or
-`:pep:` role, or an id in its object's `metadata.related`) is evidence that the two correspond.
-For a functor F: A → B, an object a of A that F does not map yet and that refers to b in B
-suggests F(a) = b; for categories A and B with such references but no functor A → B, the functor
-itself is suggested with the mapping it would have. Nothing here writes: each suggestion carries
-the `catdoc` command that applies it.
+`:pep:` role, or an id in its object's `metadata.related`) is evidence that the two correspond,
+whichever of the two does the citing: a requirement that links its design, and a design or a test
+that names the requirement it answers ("implements @req-auth", the usual way in traceability),
+say the same thing. For a functor F: A → B, an object a of A that F does not map yet and that a
+reference joins to b in B (a citing b, or b citing a) suggests F(a) = b; the images F's morphism
+mapping forces still bound what is proposed, so no suggestion breaks the functor. For two
+categories joined by such references but by no functor either way, one functor is suggested with
+the mapping it would have, from the category the references mostly come from (ties: the one
+declared first). Nothing here writes: each suggestion carries the `catdoc` command that applies
+it.
 """
 
 from __future__ import annotations
@@ -31,29 +36,34 @@ MAX_CANDIDATES = 3
 
 
 class MappingSuggestion(r.Result):
-    """F(source) = target, because `source`'s document refers to `target`."""
+    """F(source) = target, because the documents of `source` and `target` refer to each other
+    (either one citing the other)."""
 
     functor: str
     source: str
     target: str
-    references: int = Field(description="How many references point from source to target.")
+    references: int = Field(
+        description="How many references join source and target: source's document citing "
+        "target, and target's citing source."
+    )
     evidence: list[str] = Field(
         description=f"Where they are (path:line, or the object's YAML for metadata.related); "
-        f"at most {MAX_EVIDENCE}."
+        f"the source's own references first; at most {MAX_EVIDENCE}."
     )
     command: str = Field(description="The command that sets this mapping entry.")
 
 
 class FunctorSuggestion(r.Result):
-    """A functor between two categories whose documents refer across, with its mapping."""
+    """A functor between two categories whose documents refer across (no functor joins them
+    either way yet), with its mapping; it goes from the category most references come from."""
 
     id: str = Field(description="A free functor id (change it at will).")
     source_category: str
     target_category: str
-    references: int
+    references: int = Field(description="References between the two categories, either way.")
     object_mapping: dict[str, str] = Field(
-        description="The best-supported image of each source object that refers across (the "
-        "others still need one before the functor validates)."
+        description="The best-supported image of each source object a reference joins to the "
+        "target category (the others still need one before the functor validates)."
     )
     commands: list[str] = Field(description="Create the functor, then set each mapping entry.")
 
@@ -73,9 +83,26 @@ class _Evidence:
         if len(self.places) < MAX_EVIDENCE:
             self.places.append(place)
 
+    def merge(self, other: _Evidence) -> None:
+        self.count += other.count
+        self.places += other.places[: MAX_EVIDENCE - len(self.places)]
+
 
 Pairs = dict[str, dict[str, _Evidence]]
 """source object → target object in another category → the references between them."""
+
+
+def _either_way(pairs: Pairs) -> Pairs:
+    """object → object of another category → every reference between the two, whichever
+    document cites the other (its own references first)."""
+    joined: Pairs = defaultdict(dict)
+    for source, targets in pairs.items():
+        for target, ev in targets.items():
+            joined[source].setdefault(target, _Evidence()).merge(ev)
+    for source, targets in pairs.items():
+        for target, ev in targets.items():
+            joined[target].setdefault(source, _Evidence()).merge(ev)
+    return joined
 
 
 def suggest_mappings(project: Project, functor: str | None = None) -> Suggestions:
@@ -92,6 +119,7 @@ def suggest_mappings(project: Project, functor: str | None = None) -> Suggestion
             )
         functors = [project.functor_by_id[functor]]
     pairs = _cross_references(project)
+    joined = _either_way(pairs)
     out = Suggestions()
     for fun in functors:
         targets = {o.id for o in _objects_of(project, fun.target_category)}
@@ -100,7 +128,7 @@ def suggest_mappings(project: Project, functor: str | None = None) -> Suggestion
             if obj.id in fun.object_mapping:
                 continue
             allowed = forced.get(obj.id, targets)
-            ranked = _ranked({t: e for t, e in pairs.get(obj.id, {}).items() if t in allowed})
+            ranked = _ranked({t: e for t, e in joined.get(obj.id, {}).items() if t in allowed})
             for target, ev in ranked[:MAX_CANDIDATES]:
                 out.mappings.append(
                     MappingSuggestion(
@@ -114,7 +142,7 @@ def suggest_mappings(project: Project, functor: str | None = None) -> Suggestion
                 )
     out.mappings.sort(key=lambda s: (-s.references, s.functor, s.source, s.target))
     if functor is None:
-        out.functors = _new_functors(project, pairs)
+        out.functors = _new_functors(project, pairs, joined)
     return out
 
 
@@ -177,22 +205,34 @@ def _cross_references(project: Project) -> Pairs:
     return pairs
 
 
-def _new_functors(project: Project, pairs: Pairs) -> list[FunctorSuggestion]:
-    """A functor for each ordered pair of categories with references across but no functor."""
+def _new_functors(project: Project, pairs: Pairs, joined: Pairs) -> list[FunctorSuggestion]:
+    """One functor for each pair of categories with references across but no functor either
+    way (a functor already there takes their references as evidence for its mapping): from the
+    category most of the references come from (ties: the one declared first), each of its
+    objects mapped to its best-supported image, counting references either way."""
     home = project.category_of_object
+    order = {cat.id: n for n, cat in enumerate(project.categories)}
     have = {(f.source_category, f.target_category) for f in project.functors}
-    across: dict[tuple[str, str], dict[str, dict[str, _Evidence]]] = defaultdict(dict)
+    have |= {(b, a) for a, b in have}
+    citing: dict[tuple[str, str], int] = defaultdict(int)
     for source, targets in pairs.items():
         for target, ev in targets.items():
-            key = (home[source], home[target])
-            if key not in have:
-                across[key].setdefault(source, {})[target] = ev
+            if (home[source], home[target]) not in have:
+                citing[home[source], home[target]] += ev.count
+    chosen = [
+        (a, b) for a, b in citing if (citing[a, b], -order[a]) > (citing.get((b, a), 0), -order[b])
+    ]
+    across: dict[tuple[str, str], dict[str, dict[str, _Evidence]]] = defaultdict(dict)
+    for source, targets in joined.items():
+        for target, ev in targets.items():
+            across[home[source], home[target]].setdefault(source, {})[target] = ev
     used = set(project.functor_by_id)
     out: list[FunctorSuggestion] = []
-    for (cat_a, cat_b), by_source in sorted(across.items()):
+    for cat_a, cat_b in sorted(chosen):
+        by_source = across[cat_a, cat_b]
         ident = _unique(slugify(f"{cat_a}-to-{cat_b}") or "functor", used)
         mapping = {a: _ranked(targets)[0][0] for a, targets in sorted(by_source.items())}
-        total = sum(ev.count for targets in by_source.values() for ev in targets.values())
+        total = citing[cat_a, cat_b] + citing.get((cat_b, cat_a), 0)
         commands = [_command("add", "functor", ident, "--from", cat_a, "--to", cat_b)]
         commands += [_command("map", ident, a, b) for a, b in mapping.items()]
         out.append(

@@ -164,7 +164,7 @@ def validate(
         typer.Option(
             "--suggest",
             help="Also propose functor mappings (and functors) from the documents' references "
-            "across categories, each with the command that applies it.",
+            "across categories (either way), each with the command that applies it.",
         ),
     ] = False,
     fmt: Annotated[
