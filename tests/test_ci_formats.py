@@ -146,3 +146,123 @@ def test_a_model_that_does_not_load_is_reported_in_the_ci_formats(tmp_path: Path
     code, out = run("-C", str(project), "validate", "--format", "github")
     assert code == 2 and out.startswith("::error file=.catdoc/category.yaml,line=")
     assert "title=LOAD_ERROR::" in out
+
+
+def _suggesting_project(root: Path) -> Path:
+    """specs → design, nothing mapped: req-auth links its design, the db design names req-db,
+    and req-misc lists a design in metadata.related."""
+    (root / ".catdoc").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "docs" / "auth.md").write_text("# Auth\n\nServed by [the API](api.md).\n")
+    (root / "docs" / "db.md").write_text("# DB\n\nAnswers [the storage need](req-db.md).\n")
+    for name in ("api", "req-db", "misc"):
+        (root / "docs" / f"{name}.md").write_text(f"# {name}\n")
+    (root / ".catdoc" / "category.yaml").write_text(
+        "categories:\n"
+        "  - id: specs\n"
+        "    objects:\n"
+        "      - {id: req-auth, path: docs/auth.md}\n"
+        "      - {id: req-db, path: docs/req-db.md}\n"
+        "      - id: req-misc\n"
+        "        path: docs/misc.md\n"
+        "        metadata: {related: [des-api]}\n"
+        "  - id: design\n"
+        "    objects: [{id: des-api, path: docs/api.md}, {id: des-db, path: docs/db.md}]\n"
+        "functors:\n"
+        "  - {id: spec, sourceCategory: specs, targetCategory: design}\n"
+    )
+    return root
+
+
+def test_suggestions_are_notes_in_sarif_and_github(tmp_path: Path) -> None:
+    root = str(_suggesting_project(tmp_path / "p"))
+    code, out = run("-C", root, "validate", "--suggest", "--format", "sarif")
+    assert code == 1  # the unmapped objects fail the functor; suggestions change nothing
+    sarif = json.loads(out)
+    VALIDATOR.validate(sarif)
+    run_ = sarif["runs"][0]
+    notes = [r for r in run_["results"] if r["ruleId"] == "SUGGESTED_MAPPING"]
+    assert {r["level"] for r in notes} == {"note"}
+    got = {(r["properties"]["source"], r["properties"]["target"]): r for r in notes}
+    assert set(got) == {("req-auth", "des-api"), ("req-db", "des-db"), ("req-misc", "des-api")}
+    back = got["req-db", "des-db"]  # the design's document cites the requirement
+    assert back["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "docs/db.md"
+    assert back["locations"][0]["physicalLocation"]["region"] == {"startLine": 3}
+    assert back["message"]["text"].endswith("To take it: catdoc map spec req-db des-db")
+    related = got["req-misc", "des-api"]["locations"][0]["physicalLocation"]
+    assert related["artifactLocation"]["uri"] == ".catdoc/category.yaml"
+    assert related["region"] == {"startLine": 6}
+    rules = run_["tool"]["driver"]["rules"]
+    rule = rules[notes[0]["ruleIndex"]]
+    assert rule["id"] == "SUGGESTED_MAPPING" and "catdoc map" in rule["help"]["text"]
+
+    code, out = run("-C", root, "validate", "--suggest", "--format", "github")
+    notices = [line for line in out.splitlines() if line.startswith("::notice ")]
+    assert len(notices) == 3 and code == 1
+    assert (
+        "::notice file=docs/db.md,line=3,title=SUGGESTED_MAPPING::Suggested mapping spec: "
+        "req-db ↦ des-db (1 reference between the two documents: docs/db.md:3). "
+        "To take it: catdoc map spec req-db des-db"
+    ) in notices
+    assert "::notice" not in run("-C", root, "validate", "--format", "github")[1]
+
+
+def test_a_suggested_functor_is_a_note_at_the_model(tmp_path: Path) -> None:
+    root = _suggesting_project(tmp_path / "p")
+    model = root / ".catdoc" / "category.yaml"
+    model.write_text(model.read_text().split("functors:")[0])
+    code, out = run("-C", str(root), "validate", "--suggest", "--format", "sarif")
+    sarif = json.loads(out)
+    VALIDATOR.validate(sarif)
+    (note,) = sarif["runs"][0]["results"]
+    assert (code, note["ruleId"], note["level"]) == (0, "SUGGESTED_FUNCTOR", "note")
+    location = note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert location == ".catdoc/category.yaml"
+    assert note["properties"]["objectMapping"] == {
+        "req-auth": "des-api",
+        "req-db": "des-db",
+        "req-misc": "des-api",
+    }
+    assert (
+        "catdoc add functor specs-to-design --from specs --to design" in (note["message"]["text"])
+    )
+    code, out = run("-C", str(root), "validate", "--suggest", "--format", "github")
+    assert code == 0 and out.startswith(
+        "::notice file=.catdoc/category.yaml,title=SUGGESTED_FUNCTOR::"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(ident=texts, place=st.one_of(texts, st.builds(lambda f: f"metadata.related ({f})", texts)))
+def test_any_suggestion_makes_valid_sarif_and_one_notice_line(ident: str, place: str) -> None:
+    from catdoc.suggest import FunctorSuggestion, MappingSuggestion, Suggestions
+
+    found = Suggestions(
+        mappings=[
+            MappingSuggestion(
+                functor=ident,
+                source=ident,
+                target="b",
+                references=1,
+                evidence=[place],
+                command=f"catdoc map {ident} {ident} b",
+            )
+        ],
+        functors=[
+            FunctorSuggestion(
+                id=ident,
+                source_category=ident,
+                target_category="B",
+                references=2,
+                object_mapping={ident: "b"},
+                commands=[f"catdoc add functor {ident}"],
+            )
+        ],
+    )
+    report = Report(is_valid=True, timestamp="2026-01-02T03:04:05Z")
+    sarif = to_sarif(report, "1.0", suggestions=found)
+    VALIDATOR.validate(sarif)
+    assert [r["level"] for r in sarif["runs"][0]["results"]] == ["note", "note"]
+    lines = to_github(report, found).split("\n")
+    assert len(lines) == 2 and all(line.startswith("::notice file=") for line in lines)
+    assert "\r" not in "".join(lines)

@@ -164,7 +164,8 @@ def validate(
         typer.Option(
             "--suggest",
             help="Also propose functor mappings (and functors) from the documents' references "
-            "across categories (either way), each with the command that applies it.",
+            "across categories (either way), each with the command that applies it; sarif and "
+            "github carry them as notes.",
         ),
     ] = False,
     fmt: Annotated[
@@ -222,9 +223,9 @@ def validate(
     if fmt is ReportFormat.sarif:
         from catdoc import __version__
 
-        print_json(to_sarif(report, __version__))
+        print_json(to_sarif(report, __version__, suggestions=suggestions))
     elif fmt is ReportFormat.github:
-        annotations = to_github(report)
+        annotations = to_github(report, suggestions)
         if annotations:
             echo(annotations)
     elif fmt is ReportFormat.json:
