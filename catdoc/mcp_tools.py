@@ -70,16 +70,6 @@ def versioned(view: type[V], version: str, result: r.Result) -> V:
     return view.model_construct(**fields, version=version)
 
 
-class FunctorList(r.Result):
-    functors: list[r.FunctorSummary]
-    total: int
-
-
-class NaturalTransformationList(r.Result):
-    natural_transformations: list[r.NaturalTransformationSummary]
-    total: int
-
-
 class GraphSlice(r.GraphData):
     total_nodes: int
     total_edges: int
@@ -654,12 +644,14 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         title="List functors",
         description="List functors (maps from one category to another, e.g. requirements → "
         "specifications: the traceability links between layers) with source and target "
-        "categories and mapping sizes. Use it to see how layers are connected. For one "
-        "functor's mapping use catdoc_show_functor.",
+        "categories and mapping sizes, in the model's order; paged with limit/offset "
+        "(`total` counts them all; an empty page says why in `message`). Use it to see how "
+        "layers are connected. For one functor's mapping use catdoc_show_functor.",
     )
-    def catdoc_list_functors() -> FunctorList:
-        items = svc.list_functors()
-        return FunctorList(functors=items, total=len(items))
+    def catdoc_list_functors(limit: Limit = 50, offset: Offset = 0) -> r.FunctorPage:
+        page = svc.functor_page(limit=limit, offset=offset)
+        page.message = page.message and speak_mcp(page.message)
+        return page
 
     @tool(
         name="catdoc_show_functor",
@@ -685,12 +677,16 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         title="List natural transformations",
         description="List natural transformations (consistent ways to go from one functor "
         "to another, e.g. from a v1 to a v2 traceability mapping) with their functors and "
-        "component counts. For one transformation's components use "
-        "catdoc_show_natural_transformation.",
+        "component counts, in the model's order; paged with limit/offset (`total` counts "
+        "them all; an empty page says why in `message`). Use it to see which mappings are "
+        "related. For one transformation's components use catdoc_show_natural_transformation.",
     )
-    def catdoc_list_natural_transformations() -> NaturalTransformationList:
-        items = svc.list_natural_transformations()
-        return NaturalTransformationList(natural_transformations=items, total=len(items))
+    def catdoc_list_natural_transformations(
+        limit: Limit = 50, offset: Offset = 0
+    ) -> r.NaturalTransformationPage:
+        page = svc.natural_transformation_page(limit=limit, offset=offset)
+        page.message = page.message and speak_mcp(page.message)
+        return page
 
     @tool(
         name="catdoc_show_natural_transformation",

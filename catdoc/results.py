@@ -159,6 +159,26 @@ class NaturalTransformationSummary(Result):
     location: str = ""
 
 
+class FunctorPage(Result):
+    """One page of the functors, in the model's order; `total` counts them all."""
+
+    functors: list[FunctorSummary]
+    total: int
+    limit: int
+    offset: int
+    message: str | None = Field(None, description="Why the page is empty and what to try.")
+
+
+class NaturalTransformationPage(Result):
+    """One page of the natural transformations, in the model's order; `total` counts them all."""
+
+    natural_transformations: list[NaturalTransformationSummary]
+    total: int
+    limit: int
+    offset: int
+    message: str | None = Field(None, description="Why the page is empty and what to try.")
+
+
 class NaturalTransformationDetail(NaturalTransformationSummary):
     source_category: str | None = None
     target_category: str | None = None

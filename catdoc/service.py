@@ -487,7 +487,26 @@ class CatDoc(
         )
 
     def list_functors(self) -> list[r.FunctorSummary]:
+        """Every functor, in the model's order (for faces that show them all at once)."""
         return [self._functor_summary(f) for f in self.project().functors]
+
+    def functor_page(self, *, limit: int = 50, offset: int = 0) -> r.FunctorPage:
+        """One page of the functors, in the model's order; `message` says why it is empty."""
+        check_page(limit, offset)
+        functors = self.project().functors
+        return r.FunctorPage(
+            functors=[self._functor_summary(f) for f in functors[offset : offset + limit]],
+            total=len(functors),
+            limit=limit,
+            offset=offset,
+            message=_empty_page(
+                "functors",
+                len(functors),
+                offset,
+                "`catdoc add functor ID --from CATEGORY --to CATEGORY` maps one category "
+                "onto another",
+            ),
+        )
 
     def show_functor(
         self, functor_id: str, *, limit: int | None = None, offset: int = 0
@@ -529,7 +548,29 @@ class CatDoc(
         )
 
     def list_natural_transformations(self) -> list[r.NaturalTransformationSummary]:
+        """Every natural transformation, in the model's order (for faces that show them all)."""
         return [self._nat_summary(n) for n in self.project().natural_transformations]
+
+    def natural_transformation_page(
+        self, *, limit: int = 50, offset: int = 0
+    ) -> r.NaturalTransformationPage:
+        """One page of the natural transformations, in the model's order; `message` says why
+        it is empty."""
+        check_page(limit, offset)
+        nats = self.project().natural_transformations
+        return r.NaturalTransformationPage(
+            natural_transformations=[self._nat_summary(n) for n in nats[offset : offset + limit]],
+            total=len(nats),
+            limit=limit,
+            offset=offset,
+            message=_empty_page(
+                "natural transformations",
+                len(nats),
+                offset,
+                "`catdoc add transformation ID --from FUNCTOR --to FUNCTOR` relates two "
+                "parallel functors",
+            ),
+        )
 
     def show_natural_transformation(
         self, nat_id: str, *, limit: int | None = None, offset: int = 0
@@ -897,6 +938,16 @@ def _positions(project: Project) -> dict[tuple[str, str], int]:
             for index, item in enumerate(items):
                 positions.setdefault((kind, item.id), index)
     return positions
+
+
+def _empty_page(plural: str, total: int, offset: int, how_to_add: str) -> str | None:
+    """Why a page of a model list is empty (None when it is not): the list has no entries
+    yet (and how to add one), or `offset` lies past its end."""
+    if not total:
+        return f"The project has no {plural} yet: {how_to_add}."
+    if offset >= total:
+        return f"No {plural} at offset {offset}: there are {total}; page from 0."
+    return None
 
 
 def _window(limit: int | None, offset: int) -> slice:

@@ -119,7 +119,7 @@ def test_list_morphisms_functors_and_transformations() -> None:
     data = cli_json("-C", EXAMPLE, "list", "morphisms", "--name", "gates")
     assert data["total"] == 5
     functors = cli_json("-C", EXAMPLE, "list", "functors")
-    assert [f["id"] for f in functors] == [
+    assert [f["id"] for f in functors["functors"]] == [
         "specify",
         "architect",
         "implement",
@@ -127,7 +127,8 @@ def test_list_morphisms_functors_and_transformations() -> None:
         "end-to-end",
     ]
     nats = cli_json("-C", EXAMPLE, "list", "natural-transformations")
-    assert nats[0]["id"] == "unit-gates-e2e" and nats[0]["componentCount"] == 4
+    first = nats["naturalTransformations"][0]
+    assert first["id"] == "unit-gates-e2e" and first["componentCount"] == 4
     assert (
         "1 natural transformation" in cli("-C", EXAMPLE, "list", "natural-transformations").stdout
     )

@@ -538,7 +538,7 @@ def test_an_id_two_kinds_share_is_named_with_kind(project: Path) -> None:
     refused(project, "rm", "requirements", "--kind", "object", code=2, error="NOT_FOUND")
     renamed = edit_json(project, "mv", "requirements", "specify", "--kind", "functor")
     assert renamed["changes"][0]["kind"] == "functor"
-    assert "specify" in {f["id"] for f in edit_json(project, "list", "functors")}
+    assert "specify" in {f["id"] for f in edit_json(project, "list", "functors")["functors"]}
     assert "requirements" in {
         c["id"] for c in edit_json(project, "list", "categories")["categories"]
     }

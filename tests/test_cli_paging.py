@@ -53,11 +53,43 @@ def test_show_category_pages_its_members() -> None:
         (["list", "objects"], 22),
         (["list", "morphisms", "--category", "requirements"], 5),
         (["list", "categories"], 5),
+        (["list", "functors"], 5),
+        (["list", "natural-transformations"], 1),
     ],
 )
 def test_an_offset_past_the_end_names_the_total(args: list[str], total: int) -> None:
     text = cli(*args, "--offset", "500")
     assert text.strip() == f"No items at offset 500 (total {total})."
+
+
+def test_functors_and_transformations_are_paged() -> None:
+    data = json.loads(cli("list", "functors", "--limit", "2", "--offset", "1", "-f", "json"))
+    assert [f["id"] for f in data["functors"]] == ["architect", "implement"]
+    assert (data["total"], data["limit"], data["offset"]) == (5, 2, 1)
+    expected = CatDoc(EXAMPLE).functor_page(limit=2, offset=1)
+    assert data == expected.model_dump(mode="json", by_alias=True)
+    text = cli("list", "functors", "-n", "2", "--offset", "1")
+    assert "2–3 of 5 functors (next page: --offset 3)" in text
+    assert "1–5 of 5 functors" in cli("list", "functors")
+    nats = json.loads(cli("list", "natural-transformations", "-n", "1", "-f", "json"))
+    assert nats["naturalTransformations"][0]["id"] == "unit-gates-e2e"
+    assert (nats["total"], nats["limit"], nats["offset"]) == (1, 1, 0)
+    past = json.loads(cli("list", "functors", "--offset", "9", "-f", "json"))
+    assert past["functors"] == [] and past["message"] == (
+        "No functors at offset 9: there are 5; page from 0."
+    )
+    refused = runner.invoke(app, ["-C", str(EXAMPLE), "list", "functors", "--limit", "0"])
+    assert refused.exit_code == 2 and "limit must be between 1 and 200" in refused.stderr
+
+
+def test_no_functors_says_how_to_add_one(tmp_path: Path) -> None:
+    (tmp_path / ".catdoc").mkdir()
+    (tmp_path / ".catdoc" / "category.yaml").write_text("categories: []\n", encoding="utf-8")
+    shown = runner.invoke(app, ["-C", str(tmp_path), "list", "functors"])
+    assert shown.exit_code == 0 and shown.stdout.startswith("The project has no functors yet: ")
+    assert "`catdoc add functor ID --from CATEGORY --to CATEGORY`" in shown.stdout
+    shown = runner.invoke(app, ["-C", str(tmp_path), "list", "natural-transformations"])
+    assert "no natural transformations yet: `catdoc add transformation" in shown.stdout
 
 
 def test_show_category_past_the_end() -> None:

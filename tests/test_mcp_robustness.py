@@ -147,10 +147,10 @@ async def test_malformed_and_unknown_calls_keep_the_server_answering(client: Cli
 async def test_unexpected_failure_is_an_internal_error_and_logged(
     client: Client, svc: CatDoc, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def explode() -> None:
+    def explode(**_: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(svc, "list_functors", explode)
+    monkeypatch.setattr(svc, "functor_page", explode)
     error = error_of(await client.call_tool("catdoc_list_functors", {}))
     assert error["code"] == "INTERNAL_ERROR" and "disk on fire" not in error["message"]
     assert "disk on fire" in caplog.text

@@ -329,7 +329,7 @@ BAD_ARGUMENTS: list[tuple[str, dict[str, Any]]] = [
     ("catdoc_search", {"query": "x", "filters": {"period": "last_week", "since": "2026-01-01"}}),
     ("catdoc_list_functors", {"verbose": True}),
     ("catdoc_show_functor", {}),
-    ("catdoc_list_natural_transformations", {"limit": 3}),
+    ("catdoc_list_natural_transformations", {"limit": 0}),
     ("catdoc_show_natural_transformation", {"id": None}),
     ("catdoc_get_graph", {"limit": 5001}),
 ]
@@ -496,6 +496,43 @@ async def test_broken_example_reports_errors_with_locations() -> None:
         assert report["isValid"] is False and report["summary"]["totalErrors"] > 0
         assert all(e["code"] and e["message"] for e in report["errors"])
         assert any(".catdoc/" in e["location"] for e in report["errors"])
+
+
+async def test_functors_and_transformations_are_paged(reader: Client) -> None:
+    first = data_of(await reader.call_tool("catdoc_list_functors", {"limit": 1}))
+    assert ids(first["functors"]) == ["realize"] and first["message"] is None
+    assert (first["total"], first["limit"], first["offset"]) == (2, 1, 0)
+    second = data_of(await reader.call_tool("catdoc_list_functors", {"limit": 1, "offset": 1}))
+    assert ids(second["functors"]) == ["realize-v2"] and second["total"] == 2
+    past = data_of(await reader.call_tool("catdoc_list_functors", {"offset": 5}))
+    assert past["functors"] == [] and past["total"] == 2
+    assert past["message"] == "No functors at offset 5: there are 2; page from 0."
+    nats = data_of(
+        await reader.call_tool("catdoc_list_natural_transformations", {"limit": 1, "offset": 1})
+    )
+    assert nats["naturalTransformations"] == [] and (nats["total"], nats["limit"]) == (1, 1)
+    assert nats["message"] == "No natural transformations at offset 1: there are 1; page from 0."
+    tools = {tool.name: tool for tool in (await reader.list_tools()).tools}
+    for name in ("catdoc_list_functors", "catdoc_list_natural_transformations"):
+        limit = tools[name].input_schema["properties"]["limit"]
+        assert (limit["minimum"], limit["maximum"], limit["default"]) == (1, 200, 50), name
+        assert "limit/offset" in tools[name].description, name
+    too_far = error_of(await reader.call_tool("catdoc_list_functors", {"offset": 10**7}))
+    assert too_far["code"] == "VALIDATION_ERROR" and "offset" in too_far["message"]
+
+
+async def test_an_empty_list_of_functors_says_how_to_add_one(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "proj")
+    model = root / ".catdoc" / "category.yaml"
+    text = model.read_text(encoding="utf-8")
+    model.write_text(text[: text.index("functors:")], encoding="utf-8")
+    async with Client(build_server(CatDoc(root))) as client:
+        functors = data_of(await client.call_tool("catdoc_list_functors", {}))
+        nats = data_of(await client.call_tool("catdoc_list_natural_transformations", {}))
+    assert functors["functors"] == [] and functors["total"] == 0
+    assert "no functors yet" in functors["message"]
+    assert "(MCP: catdoc_upsert_functor)" in functors["message"]
+    assert nats["total"] == 0 and "catdoc_upsert_natural_transformation" in nats["message"]
 
 
 def test_readme_documents_every_tool() -> None:

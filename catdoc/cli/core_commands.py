@@ -370,16 +370,25 @@ def list_morphisms(
 
 
 @list_app.command("functors")
-def list_functors(ctx: typer.Context, fmt: FormatOption = OutputFormat.text) -> None:
-    """List the functors (traceability maps between categories).
+def list_functors(
+    ctx: typer.Context,
+    limit: LimitOption = 50,
+    offset: OffsetOption = 0,
+    fmt: FormatOption = OutputFormat.text,
+) -> None:
+    """List the functors (traceability maps between categories), in the model's order.
 
     Examples:
     catdoc list functors
+    catdoc list functors --limit 20 --offset 20
     catdoc list functors --format json
     """
-    items = service(ctx).list_functors()
+    page = service(ctx).functor_page(limit=limit, offset=offset)
     if fmt is OutputFormat.json:
-        print_json(items)
+        print_json(page)
+        return
+    if not page.total and page.message:
+        echo(page.message)
         return
     print_table(
         ["ID", "Name", "Source → Target", "Objects mapped", "Morphisms mapped"],
@@ -391,31 +400,45 @@ def list_functors(ctx: typer.Context, fmt: FormatOption = OutputFormat.text) -> 
                 f.objects_mapped,
                 f.morphisms_mapped,
             )
-            for f in items
+            for f in page.functors
         ],
-        caption=count(len(items), "functor"),
+        caption=range_caption(
+            page.offset, len(page.functors), page.total, what=count(page.total, "functor")
+        ),
     )
 
 
 @list_app.command("natural-transformations")
-def list_natural_transformations(ctx: typer.Context, fmt: FormatOption = OutputFormat.text) -> None:
-    """List the natural transformations between functors.
+def list_natural_transformations(
+    ctx: typer.Context,
+    limit: LimitOption = 50,
+    offset: OffsetOption = 0,
+    fmt: FormatOption = OutputFormat.text,
+) -> None:
+    """List the natural transformations between functors, in the model's order.
 
     Examples:
     catdoc list natural-transformations
+    catdoc list natural-transformations --limit 20 --offset 20
     catdoc list natural-transformations --format json
     """
-    items = service(ctx).list_natural_transformations()
+    page = service(ctx).natural_transformation_page(limit=limit, offset=offset)
     if fmt is OutputFormat.json:
-        print_json(items)
+        print_json(page)
         return
+    if not page.total and page.message:
+        echo(page.message)
+        return
+    nats = page.natural_transformations
     print_table(
         ["ID", "Name", "Source ⇒ Target", "Components"],
         [
             (n.id, n.name, f"{n.source_functor} ⇒ {n.target_functor}", n.component_count)
-            for n in items
+            for n in nats
         ],
-        caption=count(len(items), "natural transformation"),
+        caption=range_caption(
+            page.offset, len(nats), page.total, what=count(page.total, "natural transformation")
+        ),
     )
 
 

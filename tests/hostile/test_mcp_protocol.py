@@ -382,7 +382,7 @@ def stuck(self, *args, **kwargs):
     print("stuck tool started", file=sys.stderr, flush=True)
     threading.Event().wait()
 
-CatDoc.list_functors = stuck
+CatDoc.functor_page = stuck
 sys.exit(main(["--project", sys.argv[1]]))
 """
 
