@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 from pydantic import Field
 
 from catdoc import results as r
-from catdoc.mcp_tools import Limit, Offset
+from catdoc.mcp_tools import Limit, MemberLimit, MemberOffset, Offset
 from catdoc.paging import MAX_LIMIT
 from catdoc.service import CatDoc
 
@@ -63,7 +63,9 @@ def register_cluster_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         name="catdoc_show_cluster",
         title="Show a cluster of related documents",
         description="One cluster with a page of its members (id, title, category and link "
-        "weight inside the cluster, most linked first; `size` counts them all). Use it after "
+        "weight inside the cluster, most linked first; `size` counts them all), paged with "
+        "memberLimit/memberOffset like catdoc_show_category (the answer echoes both; limit "
+        "and offset are not its arguments). Use it after "
         "catdoc_list_clusters to see what a cluster holds. Do NOT use it to search inside the "
         "cluster (catdoc_search with the clusterId filter) or to read a document "
         "(catdoc_show_object). Unknown ids answer NOT_FOUND with close ids.",
@@ -76,7 +78,7 @@ def register_cluster_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
                 description="Cluster id from catdoc_list_clusters, e.g. 'cl-req-auth'.",
             ),
         ],
-        limit: Limit = 50,
-        offset: Offset = 0,
+        memberLimit: MemberLimit = 50,
+        memberOffset: MemberOffset = 0,
     ) -> r.ClusterDetail:
-        return svc.cluster_detail(clusterId, limit=limit, offset=offset)
+        return svc.cluster_detail(clusterId, limit=memberLimit, offset=memberOffset)

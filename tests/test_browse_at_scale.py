@@ -108,7 +108,7 @@ async def test_search_within_a_cluster_finds_only_its_members(
 ) -> None:
     page = await call(client, "catdoc_list_clusters", limit=1, includeMembers=True)
     cluster = page["items"][0]
-    shown = await call(client, "catdoc_show_cluster", clusterId=cluster["id"], limit=5)
+    shown = await call(client, "catdoc_show_cluster", clusterId=cluster["id"], memberLimit=5)
     assert shown["id"] == cluster["id"] and len(shown["members"]) == min(5, cluster["size"])
     members = set(project.cluster(cluster["id"]).members)
     assert set(cluster["members"]) <= members

@@ -66,12 +66,35 @@ async def test_show_cluster_gives_a_page_of_members_with_titles(client: Client) 
     cluster = listed["items"][0]
     data = data_of(
         await client.call_tool(
-            "catdoc_show_cluster", {"clusterId": cluster["id"], "limit": 2, "offset": 1}
+            "catdoc_show_cluster",
+            {"clusterId": cluster["id"], "memberLimit": 2, "memberOffset": 1},
         )
     )
     assert [m["id"] for m in data["members"]] == cluster["members"][1:3]
     assert data["size"] == 5 and data["memberLimit"] == 2 and data["memberOffset"] == 1
     assert all(m["title"] and m["category"] in {"auth", "billing"} for m in data["members"])
+
+
+async def test_show_cluster_pages_with_the_names_its_answer_and_show_category_use(
+    client: Client,
+) -> None:
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    cluster_args = set(tools["catdoc_show_cluster"].input_schema["properties"])
+    category_args = set(tools["catdoc_show_category"].input_schema["properties"])
+    assert cluster_args == {"clusterId", "memberLimit", "memberOffset"}
+    assert {"memberLimit", "memberOffset"} <= category_args
+    answer = set(tools["catdoc_show_cluster"].output_schema["properties"])
+    assert {"memberLimit", "memberOffset"} <= answer and not {"limit", "offset"} & answer
+    assert "memberLimit/memberOffset" in tools["catdoc_show_cluster"].description
+    listed = data_of(await client.call_tool("catdoc_list_clusters", {}))
+    known = listed["items"][0]["id"]
+    default = data_of(await client.call_tool("catdoc_show_cluster", {"clusterId": known}))
+    assert (default["memberLimit"], default["memberOffset"]) == (50, 0)
+    old = error_of(await client.call_tool("catdoc_show_cluster", {"clusterId": known, "limit": 2}))
+    assert old["code"] == "VALIDATION_ERROR" and old["didYouMean"] == ["memberLimit"]
+    for bad in ({"memberLimit": 0}, {"memberLimit": 201}, {"memberOffset": -1}):
+        error = error_of(await client.call_tool("catdoc_show_cluster", {"clusterId": known, **bad}))
+        assert error["code"] == "VALIDATION_ERROR", bad
 
 
 async def test_unknown_ids_and_bad_arguments_are_clear_errors(client: Client) -> None:
