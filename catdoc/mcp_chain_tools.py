@@ -21,6 +21,7 @@ DEFAULT_PER_CATEGORY = 50
 
 def register_chain_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
     """Register catdoc_chain on `server`, bound to `svc`."""
+    review = "catdoc_review" if server.writes_allowed else "`catdoc review` on the command line"
 
     @server.catdoc_tool(
         name="catdoc_chain",
@@ -31,7 +32,7 @@ def register_chain_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         "tests), grouped by category in layer order (a functor's source before its target). "
         "Each entry has its direction (up|start|down), distance and one shortest path; when "
         "reviews are on, `suspect` says the link reaching it needs a review (changed or "
-        "unreviewed, with the reason and the key for catdoc_review). Use it to answer 'which "
+        f"unreviewed, with the reason and the key for {review}). Use it to answer 'which "
         "requirements does this test cover and which tests cover this requirement', or to see "
         "what must be re-checked around one document. Do NOT use it for one direction only or "
         "for the documents changed since a git revision (catdoc_impact), for the paths between "

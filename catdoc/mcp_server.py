@@ -15,7 +15,7 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -62,13 +62,15 @@ def _json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def error_result(exc: CatDocError) -> CallToolResult:
+def error_result(exc: CatDocError, withheld: Collection[str] = ()) -> CallToolResult:
     """A tool error (`isError`) whose text is the error's JSON body, its texts in the client's
-    words (tools, not CLI commands) and cut to `MAX_ERROR_CHARS` (a message may quote an
-    argument of any length)."""
+    words (tools, not CLI commands; see `speak_mcp` for the `withheld` tools of a read-only
+    server) and cut to `MAX_ERROR_CHARS` (a message may quote an argument of any length)."""
     body = exc.to_dict()
     body["error"] = {
-        key: shorten(speak_mcp(value), MAX_ERROR_CHARS) if isinstance(value, str) else value
+        key: shorten(speak_mcp(value, withheld), MAX_ERROR_CHARS)
+        if isinstance(value, str)
+        else value
         for key, value in body["error"].items()  # type: ignore[attr-defined]
     }
     return CallToolResult(content=[TextContent(type="text", text=_json(body))], is_error=True)
@@ -110,6 +112,12 @@ class CatDocMCPServer(MCPServer):
         self._withheld: set[str] = set()
         """The tools `--read-only` left out: a call to one says why it is not there."""
 
+    def speak(self, text: str) -> str:
+        """`text` (a message or hint of the core, which names CLI commands) in this client's
+        words: the tool after each command, or, for a tool `--read-only` left out, that the
+        command is one for the command line (see `speak_mcp`)."""
+        return speak_mcp(text, self._withheld)
+
     async def run_stdio_async(self) -> None:
         """Serve over stdio with CatDoc's defensive reader (see `catdoc.mcp_transport`)."""
         with claimed_stdio() as wire:
@@ -148,7 +156,7 @@ class CatDocMCPServer(MCPServer):
                     result = fn(**kwargs)
                 except CatDocError as exc:
                     logger.info("%s: %s %s", name, exc.code, exc.message.splitlines()[0])
-                    return error_result(exc)
+                    return error_result(exc, self._withheld)
                 except Exception as exc:
                     logger.exception("%s failed unexpectedly", name)
                     return error_result(

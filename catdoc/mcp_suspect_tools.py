@@ -1,6 +1,7 @@
 """The suspect-link MCP tools: which links need a review (read-only), and stamping them as
 reviewed (a write: one `CatDoc` edit through the write path, with its lock and version check).
-A read-only server leaves catdoc_review out."""
+A read-only server leaves catdoc_review out, and its answers say that a review is stamped on the
+command line (or by a server that may write) instead of naming the tool it does not serve."""
 
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ SUSPECT_TOOLS = ("catdoc_suspects", "catdoc_review")
 
 def register_suspect_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
     """Register catdoc_suspects and (unless the server is read-only) catdoc_review."""
+    stamping = (
+        "after the user has checked them, catdoc_review stamps them"
+        if server.writes_allowed
+        else "after the user has checked them, they stamp them with `catdoc review KEY…` on the "
+        "command line (this server is read-only and has no tool that stamps reviews; a server "
+        "started without --read-only has one)"
+    )
 
     @server.catdoc_tool(
         name="catdoc_suspects",
@@ -33,8 +41,8 @@ def register_suspect_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         "reviewed version), then the links never reviewed (`unreviewed`). Whitespace and "
         "front-matter edits do not count. `enabled` is false until .catdoc/reviews.yaml "
         "exists. Use it after documents changed, to say which traceability links must be "
-        "re-checked; after the user has checked them, catdoc_review stamps them. Do NOT use "
-        "it for model errors (catdoc_validate) or for what a change reaches (catdoc_trace).",
+        f"re-checked; {stamping}. Do NOT use it for model errors (catdoc_validate) or for "
+        "what a change reaches (catdoc_trace).",
     )
     def catdoc_suspects(
         category: Annotated[
@@ -49,7 +57,9 @@ def register_suspect_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
             bool, Field(description="Attach the diff of each changed document (from git).")
         ] = True,
     ) -> r.SuspectReport:
-        return svc.suspects(category, limit=limit, offset=offset, diffs=includeDiffs)
+        report = svc.suspects(category, limit=limit, offset=offset, diffs=includeDiffs)
+        report.message = report.message and server.speak(report.message)
+        return report
 
     @server.catdoc_tool(
         name="catdoc_review",

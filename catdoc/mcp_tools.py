@@ -650,7 +650,7 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
     )
     def catdoc_list_functors(limit: Limit = 50, offset: Offset = 0) -> r.FunctorPage:
         page = svc.functor_page(limit=limit, offset=offset)
-        page.message = page.message and speak_mcp(page.message)
+        page.message = page.message and server.speak(page.message)
         return page
 
     @tool(
@@ -685,7 +685,7 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         limit: Limit = 50, offset: Offset = 0
     ) -> r.NaturalTransformationPage:
         page = svc.natural_transformation_page(limit=limit, offset=offset)
-        page.message = page.message and speak_mcp(page.message)
+        page.message = page.message and server.speak(page.message)
         return page
 
     @tool(

@@ -70,7 +70,7 @@ class SuspectOperations(ServiceBase):
             if not statuses
             else f"{len(statuses):,} of {checked:,} link(s){where} need a review: "
             f"{changed:,} changed since their review, {len(statuses) - changed:,} never "
-            "reviewed. Read them, then `catdoc review KEY…` (or catdoc_review)."
+            "reviewed. Read them, then `catdoc review KEY…`."
         )
         return r.SuspectReport(
             enabled=True,
@@ -138,7 +138,8 @@ class SuspectOperations(ServiceBase):
             raise CatDocError(
                 VALIDATION_ERROR,
                 "Name the links to review, or ask for all of them — exactly one of the two.",
-                "`catdoc review morphism:ID …` or `catdoc review --all` (MCP: ids or all).",
+                "`catdoc review morphism:ID …` or `catdoc review --all` (MCP: catdoc_review "
+                "with ids or all: true).",
             )
         reviewer = by if by is not None else default_reviewer(self.project().root)
         subject = ids[0] if ids and len(ids) == 1 else None

@@ -132,3 +132,54 @@ async def test_a_read_only_server_has_suspects_but_no_review(root: Path) -> None
         names = {tool.name for tool in (await client.list_tools()).tools}
         assert "catdoc_suspects" in names and "catdoc_review" not in names
         assert (await suspects(client))["enabled"] is False
+
+
+async def test_a_writing_server_names_catdoc_review_in_its_hints(client: Client) -> None:
+    off = await suspects(client)
+    assert "`catdoc review --all` (MCP: catdoc_review)" in off["message"]
+    data_of(await client.call_tool("catdoc_review", {"all": True}))
+    data_of(
+        await client.call_tool(
+            "catdoc_upsert_object",
+            {
+                "categoryId": "design",
+                "objectId": "des-session-store",
+                "content": "Sessions now live in Redis.",
+            },
+        )
+    )
+    report = await suspects(client, includeDiffs=False)
+    assert report["total"] and report["message"].endswith(
+        "Read them, then `catdoc review KEY…` (MCP: catdoc_review)."
+    )
+    tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    assert "catdoc_review stamps them" in tools["catdoc_suspects"].description
+
+
+async def test_a_read_only_server_sends_reviews_to_the_command_line(root: Path) -> None:
+    """Its hints say where a review is stamped instead of proposing a tool it does not serve."""
+    async with Client(build_server(CatDoc(root), read_only=True)) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        for name in ("catdoc_suspects", "catdoc_chain"):
+            description = tools[name].description
+            assert "catdoc_review" not in description, name
+            assert "`catdoc review" in description and "command line" in description, name
+        off = await suspects(client)
+        assert "catdoc_review" not in off["message"]
+        assert (
+            "`catdoc review --all` (run on the command line: this MCP server is read-only"
+            in (off["message"])
+        )
+        assert "started without --read-only" in off["message"]
+
+        CatDoc(root).review(all=True)
+        doc = root / "docs" / "req-login.md"
+        doc.write_text(doc.read_text(encoding="utf-8") + "\nAlso by passkey.\n", encoding="utf-8")
+        report = await suspects(client, includeDiffs=False)
+        assert report["total"] == 5 and "catdoc_review" not in report["message"]
+        assert "Read them, then `catdoc review KEY…` (run on the command line" in report["message"]
+
+        (root / REVIEWS_REL).write_text("- not a mapping\n", encoding="utf-8")
+        broken = error_of(await client.call_tool("catdoc_suspects", {}))
+        assert broken["code"] == "LOAD_ERROR" and "catdoc_review" not in broken["hint"]
+        assert "`catdoc review --all` (run on the command line" in broken["hint"]

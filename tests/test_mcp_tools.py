@@ -533,6 +533,11 @@ async def test_an_empty_list_of_functors_says_how_to_add_one(tmp_path: Path) -> 
     assert "no functors yet" in functors["message"]
     assert "(MCP: catdoc_upsert_functor)" in functors["message"]
     assert nats["total"] == 0 and "catdoc_upsert_natural_transformation" in nats["message"]
+    async with Client(build_server(CatDoc(root), read_only=True)) as client:
+        functors = data_of(await client.call_tool("catdoc_list_functors", {}))
+    said = functors["message"]
+    assert "catdoc_upsert_functor" not in said
+    assert "--to CATEGORY` (run on the command line: this MCP server is read-only" in said
 
 
 def test_readme_documents_every_tool() -> None:
