@@ -232,11 +232,11 @@ def recover(root: Path) -> str | None:
 
 def _checked(root: Path, target_rel: str, temp_rel: str | None) -> tuple[Path, Path | None] | None:
     """(target, temp) of an entry `commit_files` could have written, else None: a target in
-    the project and out of version control folders, its temp beside it and named for it, a
-    file to delete (no temp) under `.catdoc/`."""
+    the project, out of version control folders and not a folder, its temp beside it and named
+    for it, a file to delete (no temp) under `.catdoc/`."""
     target = _inside(root, target_rel)
-    if target is None:
-        return None
+    if target is None or (target.is_dir() and not target.is_symlink()):
+        return None  # CatDoc writes and deletes files; a folder there is someone else's
     if temp_rel is None:
         return (target, None) if target_rel.startswith(f"{_CATDOC_DIR}/") else None
     temp = _inside(root, temp_rel)

@@ -341,6 +341,8 @@ def plant(root: Path, state: str, entries: list[dict[str, str | bool]], files: l
         # a user's file to delete (CatDoc deletes only its own, under .catdoc/)
         [{"target": "README.md", "delete": True}],
         [{"target": ".catdoc/../README.md", "delete": True}],
+        # a folder where the file would go (CatDoc writes files only)
+        [{"target": "docs", "temp": ".docs.0123abcd.catdoc-tmp"}],
     ],
 )
 def test_a_planted_journal_is_set_aside_untouched(
