@@ -433,6 +433,74 @@ async def test_a_passage_of_a_rest_document_opens_at_its_first_line(
         assert [plain[s.start : s.end].split()[:2] for s in marked] == [["Paragraph", "20"]]
 
 
+def indented_project(root: Path) -> tuple[Path, int]:
+    """One object whose reST document holds long list items, block quotes and a literal block;
+    the file line (from 1) where the list item `Item 20` starts."""
+    (root / ".catdoc").mkdir(parents=True)
+    model = "categories:\n- id: c\n  name: C\n  objects:\n  - id: doc\n    path: doc.rst\n"
+    (root / ".catdoc" / "category.yaml").write_text(model, encoding="utf-8")
+    lines = ["Lists", "=====", ""]
+    for n in range(30):
+        if n == 20:
+            start = len(lines) + 1
+        lines += [f"- Item {n} " + "word " * 16, "  and more " * 9, "  its end", ""]
+        if n % 10 == 9:
+            lines += ["   A quote " + "quoted " * 14, "   ends here.", "", "::", ""]
+            lines += ["    code line kept " * 6, ""]
+    (root / "doc.rst").write_text("\n".join(lines), encoding="utf-8")
+    return root, start
+
+
+def shown_rows(text: Static) -> list[str]:
+    """The rows a text widget shows, without its padding."""
+    region = Region(0, 0, text.size.width, text.virtual_size.height)
+    return [strip.text[1:].rstrip() for strip in text.render_lines(region)]
+
+
+@anyio
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_indented_paragraphs_wrap_under_their_text(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    root, start = indented_project(tmp_path / "p")
+    app = make_app(root)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.browser.show(Ref("object", "doc"))
+        await pilot.pause()
+        text = app.browser.query_one("#doc-text", Static)
+        for width in (size[0], size[0] + 30):  # and wrapped anew at another width
+            rows = shown_rows(text)
+            item = rows.index(next(row for row in rows if row.startswith("- Item 7 ")))
+            end = next(i for i in range(item, len(rows)) if rows[i].endswith("end"))
+            assert end > item + 1  # one paragraph, wrapped
+            assert all(row.startswith("  ") and row[2] != " " for row in rows[item + 1 : end + 1])
+            assert " ".join(row.strip() for row in rows[item : end + 1]).split() == [
+                "-", "Item", "7", *["word"] * 16, *["and", "more"] * 9, "its", "end"
+            ]  # fmt: skip
+            quote = next(i for i, row in enumerate(rows) if row.startswith("   A quote"))
+            assert rows[quote + 1].startswith("   quoted") or rows[quote + 1].startswith("   ends")
+            assert "\n" + "    code line kept " * 6 + "\n" in text.content.plain  # as written
+            assert max(len(row) for row in rows) <= text.content_region.width
+            await pilot.resize_terminal(width + 30, size[1])
+            await pilot.pause()
+        await pilot.resize_terminal(*size)
+        await pilot.pause()
+        app.browser.document.show_lines(start + 1, start + 1)  # the item's second line
+        body = app.browser.query_one("#doc-body")
+        for _ in range(50):
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.05)
+            if body.scroll_y:
+                break
+        row = round(body.scroll_y) - text.virtual_region.y
+        assert shown_rows(text)[row].startswith("- Item 20 word")  # the item at the top
+        plain = text.content.plain
+        (marked,) = [s for s in text.content.spans if s.style == PASSAGE_STYLE]
+        assert plain[marked.start : marked.end].split()[:3] == ["-", "Item", "20"]
+        assert plain[marked.start : marked.end].split()[-2:] == ["its", "end"]
+
+
 def test_metadata_values_read_as_text_at_any_depth() -> None:
     from catdoc.tui.widgets.document import meta_line
 

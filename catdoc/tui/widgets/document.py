@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.console import Console
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -32,6 +33,9 @@ PASSAGE_STYLE = "on #2d3b55"
 """How a passage opened from a search hit is marked in a plain-text document."""
 HEADING_STYLE = "bold underline"
 """A section title of a reST or plain-text document."""
+
+MIN_ROW = 20
+"""Cells a wrapped row keeps for its text however deep its hang (in a narrow pane)."""
 
 SHORT_HEIGHT = 30
 """Below this many terminal lines the metadata shows as one line."""
@@ -77,6 +81,75 @@ def path_text(path: list[str] | str | None) -> str:
     return " · ".join(path) if path else "id"
 
 
+def hanging_rows(line: Text, hang: int, width: int, console: Console) -> list[Text]:
+    """`line` cut into rows of at most `width` cells, the rows after the first starting under
+    column `hang` (the text of a list item, a block quote's indent …: `catdoc.reflow.Block`);
+    the line itself when it fits, has no hang, or the width is not known yet (0)."""
+    hang = min(hang, width - MIN_ROW)
+    if hang <= 0 or line.cell_len <= width:
+        return [line]
+    head, body = line[:hang], line[hang:]
+    rows = list(body.wrap(console, width - head.cell_len, overflow="fold")) or [Text()]
+    pad = " " * head.cell_len
+    return [head + rows[0], *(Text(pad) + row for row in rows[1:])]
+
+
+class ReadingText(Static):
+    """A reST or plain-text document as it reads: its lines (`catdoc.reflow`), each wrapped at
+    the width shown with its rows after the first under its hang column, wrapped anew when the
+    width changes; a passage's lines may be marked."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, markup=False)
+        self._lines: list[tuple[Text, int]] = []
+        """The lines shown and their hang (none when the text is shown as it is)."""
+        self._starts: list[int] = []
+        """Where each line starts in the text shown (its rows joined by newlines)."""
+        self._marked: tuple[int, int] | None = None
+        self._width = 0
+
+    def set_text(self, text: str | Text) -> None:
+        """A text shown as it is (a problem, a note), wrapped at the width like any."""
+        self._lines, self._starts, self._marked = [], [], None
+        self.update(text)
+
+    def set_lines(self, lines: list[tuple[Text, int]]) -> None:
+        """Lines and their hang, each wrapped at the width shown."""
+        self._lines, self._marked = lines, None
+        self._lay_out()
+
+    def mark(self, top: int, bottom: int) -> None:
+        """Mark lines `top` to `bottom` (from 0, both shown) with `PASSAGE_STYLE`."""
+        if self._lines:
+            self._marked = (top, bottom)
+            self._lay_out()
+
+    def offset_of(self, line: int) -> int:
+        """Where line `line` (from 0) starts in the text shown, wrapped at the width shown now."""
+        if self._lines and self._width != self.content_region.width:
+            self._lay_out()
+        return self._starts[line] if 0 <= line < len(self._starts) else 0
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._lines and self._width != self.content_region.width:
+            self._lay_out()
+
+    def _lay_out(self) -> None:
+        self._width = width = self.content_region.width
+        text = Text()
+        self._starts = []
+        for index, (line, hang) in enumerate(self._lines):
+            if index:
+                text.append("\n")
+            self._starts.append(len(text))
+            text.append_text(Text("\n").join(hanging_rows(line, hang, width, self.app.console)))
+        if self._marked is not None:
+            top, bottom = self._marked
+            stop = self._starts[bottom + 1] if bottom + 1 < len(self._starts) else len(text)
+            text.stylize(PASSAGE_STYLE, self._starts[top], stop)
+        self.update(text)
+
+
 class DocumentView(Vertical):
     """Shows one `Ref`; the links list posts `Jump` when the user picks the other end."""
 
@@ -108,7 +181,7 @@ class DocumentView(Vertical):
         yield Static(id="doc-meta", markup=False)
         with VerticalScroll(id="doc-body"):
             yield Markdown(id="doc-markdown", open_links=False)
-            yield Static(id="doc-text", markup=False)
+            yield ReadingText(id="doc-text")
         yield OptionList(id="doc-links")
 
     def on_mount(self) -> None:
@@ -168,9 +241,11 @@ class DocumentView(Vertical):
         *,
         markdown: str | None = None,
         text: str | Text | None = None,
+        lines: list[tuple[Text, int]] | None = None,
     ) -> None:
         """Show one entity; `markdown`, a plain `text` and the body title come from the
-        project's files, so their control characters are escaped here."""
+        project's files, so their control characters are escaped here; `lines` (with their
+        hang) are a document's as it reads (`_show_text`)."""
         self.query_one("#doc-title", Static).update(title)
         self._title = title
         self._meta = meta
@@ -180,15 +255,17 @@ class DocumentView(Vertical):
         body.border_title = Text(visible(body_title))
         body.scroll_home(animate=False)
         view_md = self.query_one("#doc-markdown", Markdown)
-        view_text = self.query_one("#doc-text", Static)
+        view_text = self.query_one("#doc-text", ReadingText)
         view_md.display = markdown is not None
         view_text.display = markdown is None
         if markdown is not None:
             view_md.update(visible(markdown, lines=True))
+        elif lines is not None:
+            view_text.set_lines(lines)
         elif isinstance(text, str):
-            view_text.update(Text(visible(text, lines=True)))
+            view_text.set_text(Text(visible(text, lines=True)))
         else:
-            view_text.update(text or "")
+            view_text.set_text(text or "")
 
     def _mark_errors(self, ident: str) -> None:
         """✗ and the count in the header when the entity has validation errors."""
@@ -233,16 +310,10 @@ class DocumentView(Vertical):
         first, last = start - self._first_line, end - self._first_line  # body lines, from 0
         view_md = self.query_one("#doc-markdown", Markdown)
         if not view_md.display:
-            text = self.query_one("#doc-text", Static)
-            content = text.content
-            if self._blocks and isinstance(content, Text):
-                marked = content.copy()
-                starts = [0, *(i + 1 for i, c in enumerate(marked.plain) if c == "\n")]
+            if self._blocks:
                 top, bottom = shown_line(self._blocks, first), shown_line(self._blocks, last)
-                stop = starts[bottom + 1] if bottom + 1 < len(starts) else len(marked)
-                marked.stylize(PASSAGE_STYLE, starts[top], stop)
-                text.update(marked)
-                self.call_after_refresh(self._scroll_to_offset, starts[top])
+                self.query_one("#doc-text", ReadingText).mark(top, bottom)
+                self.call_after_refresh(self._scroll_to_line, top)
             return
         async with view_md.lock:  # the document's blocks are mounted
             blocks = [
@@ -255,25 +326,27 @@ class DocumentView(Vertical):
         if blocks:
             self.call_after_refresh(body.scroll_to_widget, blocks[0], top=True, animate=False)
 
-    def _scroll_to_offset(self, offset: int) -> None:
-        """The plain-text document scrolled so that the line starting at `offset` (in its text)
-        is at the top: past the rows the text before it takes at the width shown."""
-        text = self.query_one("#doc-text", Static)
+    def _scroll_to_line(self, line: int) -> None:
+        """The plain-text document scrolled so that its line `line` (from 0) is at the top: past
+        the rows the text before it takes at the width shown."""
+        text = self.query_one("#doc-text", ReadingText)
+        offset = text.offset_of(line)
         before = Content(text.content.plain[:offset].removesuffix("\n")) if offset else None
         rows = before.get_height(text.styles, text.content_region.width) if before else 0
         y = text.virtual_region.y + text.gutter.top + rows
         self.query_one("#doc-body", VerticalScroll).scroll_to(y=y, animate=False)
 
-    def _show_text(self, content: str) -> Text:
+    def _show_text(self, content: str) -> list[tuple[Text, int]]:
         """A reST or plain-text document as it reads (`catdoc.reflow`): prose paragraphs one
-        line each, for the pane to wrap; section titles as headings; the rest line for line."""
+        line each with their hang, for the pane to wrap; section titles as headings; the rest
+        line for line."""
         self._blocks = display_blocks(visible(content, lines=True))
-        text = Text()
-        for index, block in enumerate(self._blocks):
-            if index:
-                text.append("\n")
-            text.append("\n".join(block.lines), HEADING_STYLE if block.kind == "heading" else "")
-        return text
+        style = {"heading": HEADING_STYLE}
+        return [
+            (Text(line, style.get(block.kind, "")), block.hang)
+            for block in self._blocks
+            for line in block.lines
+        ]
 
     def _set_links(self, title: str, links: list[tuple[Text, Ref]]) -> None:
         options = self.query_one("#doc-links", OptionList)
@@ -337,7 +410,7 @@ class DocumentView(Vertical):
                 )
                 self._fill(title, meta, body_title, markdown=body)
             else:
-                self._fill(title, meta, body_title, text=self._show_text(content))
+                self._fill(title, meta, body_title, lines=self._show_text(content))
         try:
             marks = self.service.suspect_marks(obj.id)
         except CatDocError:  # an unreadable reviews.yaml: the validation screen says why
