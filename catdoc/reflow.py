@@ -8,7 +8,8 @@ comments, directives with their options (and the bodies of those whose body is n
 `toctree`'s entries), tables, line blocks, substitution definitions and targets.
 
 Each block keeps the source lines it shows, so a passage given by its source lines can be found
-among the lines shown (`shown_line`).
+among the lines shown (`shown_line`). The words are the source's: a face reads the roles and
+inline literals of prose and titles, a line at a time, with `catdoc.inline`.
 """
 
 from __future__ import annotations

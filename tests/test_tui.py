@@ -24,7 +24,7 @@ from catdoc.tui.screens.problem import ProblemScreen
 from catdoc.tui.screens.search import SNIPPET_CHARS, SearchScreen, hit_prompt
 from catdoc.tui.screens.trace import TraceScreen
 from catdoc.tui.screens.validation import ValidationScreen
-from catdoc.tui.widgets.document import PASSAGE_STYLE
+from catdoc.tui.widgets.document import CODE_STYLE, PASSAGE_STYLE
 from catdoc.tui.widgets.mapping import MappingTable
 from catdoc.tui.widgets.navigator import PAGE, Navigator
 
@@ -499,6 +499,71 @@ async def test_indented_paragraphs_wrap_under_their_text(
         (marked,) = [s for s in text.content.spans if s.style == PASSAGE_STYLE]
         assert plain[marked.start : marked.end].split()[:3] == ["-", "Item", "20"]
         assert plain[marked.start : marked.end].split()[-2:] == ["its", "end"]
+
+
+ROLES = """\
+The :mod:`numpy.linalg` module
+==============================
+
+See :ref:`the guide <user-guide>` and :pep:`8`; use
+:func:`~numpy.linalg.norm` or ``np.dot``.
+
+- An item naming :class:`numpy.ndarray`
+  and :doc:`reference/index`.
+
+Example::
+
+    :ref:`kept <as-written>` in ``code``
+
+.. code-block:: rst
+
+   :pep:`8` stays
+
+=========  =====
+:pep:`8`   table
+=========  =====
+"""
+
+
+@anyio
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_roles_read_as_in_rendered_docs_and_code_stays_as_written(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    root = tmp_path / "p"
+    (root / ".catdoc").mkdir(parents=True)
+    model = "categories:\n- id: c\n  name: C\n  objects:\n  - id: doc\n    path: doc.rst\n"
+    (root / ".catdoc" / "category.yaml").write_text(model, encoding="utf-8")
+    (root / "doc.rst").write_text(ROLES, encoding="utf-8")
+    app = make_app(root)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.browser.show(Ref("object", "doc"))
+        await pilot.pause()
+        text = app.browser.query_one("#doc-text", Static)
+        plain = text.content.plain
+        assert plain.startswith("The numpy.linalg module\n")
+        assert "See the guide and PEP 8; use norm or np.dot." in " ".join(plain.split())
+        assert "- An item naming numpy.ndarray and reference/index." in " ".join(plain.split())
+        for written in (
+            "\n    :ref:`kept <as-written>` in ``code``\n",
+            "\n   :pep:`8` stays\n",
+            "\n:pep:`8`   table\n",
+        ):
+            assert written in plain  # code and tables as written
+        code = [plain[s.start : s.end] for s in text.content.spans if s.style == CODE_STYLE]
+        assert code == ["numpy.linalg", "norm", "np.dot", "numpy.ndarray"]
+        app.browser.document.show_lines(8, 8)  # the list item's second line
+        for _ in range(50):
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.05)
+            if any(s.style == PASSAGE_STYLE for s in text.content.spans):
+                break
+        plain = text.content.plain
+        (marked,) = [s for s in text.content.spans if s.style == PASSAGE_STYLE]
+        assert " ".join(plain[marked.start : marked.end].split()) == (
+            "- An item naming numpy.ndarray and reference/index."
+        )
 
 
 def test_metadata_values_read_as_text_at_any_depth() -> None:

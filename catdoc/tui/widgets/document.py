@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from catdoc.documents import sniff_kind, split_front_matter
 from catdoc.errors import CatDocError
+from catdoc.inline import read_inline
 from catdoc.project import resolve_inside
 from catdoc.reflow import Block, display_blocks, shown_line
 from catdoc.service import CatDoc
@@ -33,6 +34,9 @@ PASSAGE_STYLE = "on #2d3b55"
 """How a passage opened from a search hit is marked in a plain-text document."""
 HEADING_STYLE = "bold underline"
 """A section title of a reST or plain-text document."""
+CODE_STYLE = "#ffc473"
+"""Inline literals and roles that read as code in a reST document (as the Markdown view's
+inline code in the dark theme)."""
 
 MIN_ROW = 20
 """Cells a wrapped row keeps for its text however deep its hang (in a narrow pane)."""
@@ -338,15 +342,23 @@ class DocumentView(Vertical):
 
     def _show_text(self, content: str) -> list[tuple[Text, int]]:
         """A reST or plain-text document as it reads (`catdoc.reflow`): prose paragraphs one
-        line each with their hang, for the pane to wrap; section titles as headings; the rest
-        line for line."""
+        line each with their hang, for the pane to wrap, and section titles as headings, both
+        with their roles and inline literals as they read (`catdoc.inline`); the rest line for
+        line as written."""
         self._blocks = display_blocks(visible(content, lines=True))
-        style = {"heading": HEADING_STYLE}
-        return [
-            (Text(line, style.get(block.kind, "")), block.hang)
-            for block in self._blocks
-            for line in block.lines
-        ]
+        lines: list[tuple[Text, int]] = []
+        for block in self._blocks:
+            if block.kind == "verbatim":
+                lines += [(Text(line), 0) for line in block.lines]
+                continue
+            (line,) = block.lines
+            inline = read_inline(line[block.hang :])  # what precedes the hang holds no markup
+            text = Text(line[: block.hang], HEADING_STYLE if block.kind == "heading" else "")
+            text.append(inline.text)
+            for start, end in inline.code:
+                text.stylize(CODE_STYLE, block.hang + start, block.hang + end)
+            lines.append((text, block.hang))
+        return lines
 
     def _set_links(self, title: str, links: list[tuple[Text, Ref]]) -> None:
         options = self.query_one("#doc-links", OptionList)
