@@ -1,8 +1,9 @@
 """Document markup: which kind a file is, and its structure (headings, and lines that are code).
 
 The kind comes from the suffix, then from the text itself for plain-text suffixes: Django's docs,
-for one, are reStructuredText in `.txt` files (`sniff_kind`). The structure scans are linear in
-the text (no regex here can backtrack more than a line's length) and never raise.
+for one, are reStructuredText in `.txt` files (`sniff_kind`); `.adoc`/`.asciidoc` files are
+AsciiDoc. The structure scans are linear in the text (no regex here can backtrack more than a
+line's length) and never raise.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-Kind = Literal["markdown", "rst", "text"]
+Kind = Literal["markdown", "rst", "asciidoc", "text"]
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx"})
 RST_SUFFIXES = frozenset({".rst", ".rest"})
@@ -44,22 +45,24 @@ class Structure:
 
 # ---------------------------------------------------------------------------------- kind
 def kind_of(path: str | Path) -> Kind:
-    """The markup of a file, from its suffix alone: markdown, rst, or plain text."""
+    """The markup of a file, from its suffix alone: markdown, rst, asciidoc, or plain text."""
     suffix = Path(path).suffix.lower()
     if suffix in MARKDOWN_SUFFIXES:
         return "markdown"
     if suffix in RST_SUFFIXES:
         return "rst"
+    if suffix in ASCIIDOC_SUFFIXES:
+        return "asciidoc"
     return "text"
 
 
 def sniff_kind(path: str | Path, text: str) -> Kind:
-    """The markup of a file from its suffix, and for a plain-text file (not AsciiDoc) from its
-    text: reST when it has a section title whose adornment is at least as long as the title, a
+    """The markup of a file from its suffix, and for a plain-text file from its text: reST
+    when it has a section title whose adornment is at least as long as the title, a
     `.. directive::` or `.. _label:` line, or a `:role:`target`` (looked for in the first
     `SNIFF_CHARS` characters). Every reader of documents (import, search) calls this one."""
     kind = kind_of(path)
-    if kind != "text" or Path(path).suffix.lower() in ASCIIDOC_SUFFIXES:
+    if kind != "text":
         return kind
     return "rst" if looks_like_rst(text) else "text"
 
@@ -346,15 +349,195 @@ def explicit_kind(lead: str) -> str:
     return "comment"
 
 
+ADOC_VERBATIM_STYLES = frozenset(
+    {
+        "source",
+        "listing",
+        "literal",
+        "pass",
+        "stem",
+        "latexmath",
+        "asciimath",
+        "comment",
+        "plantuml",
+        "graphviz",
+        "ditaa",
+        "mermaid",
+    }
+)
+"""AsciiDoc block styles (`[source,python]`, `[comment]` …) whose block is code or data: on a
+paragraph, or on an open block (`--`), they make it verbatim as a `----` block is."""
+_ADOC_SETEXT_LEVELS = {"=": 1, "-": 2, "~": 3, "^": 4, "+": 5}
+_ADOC_ATTRIBUTE_ENTRY = re.compile(r":(!?\w[\w-]{0,100}!?):(?:[ \t]+(.*)|[ \t]*)$")
+_ADOC_BLOCK_MACRO = re.compile(r"[A-Za-z][\w-]{0,40}::[^\s\[]*\[")
+
+
+def scan_asciidoc(lines: list[str]) -> Structure:
+    """Section titles (`= Title` to `====== Title`, Markdown-style `## Title`, and the legacy
+    two-line titles underlined with `=-~^+` as long as the title, give or take one), and the
+    lines that are not prose: the document header (the lines right under the document title:
+    author, revision, attribute entries), delimited listing, literal, passthrough and comment
+    blocks (`----`, `....`, `++++`, `////`, fenced ```` ``` ````; each closed only by its very
+    opening line, as AsciiDoc requires), every block delimiter line (the content of example,
+    sidebar, quote, open blocks and tables is prose), `//` comments, attribute entries
+    (`:name: value`) and block attribute lines (`[source,python]`, `[[anchor]]`, `[#id]`), block
+    macros (`include::…[]`, `image::…[]`, `ifdef::…[]`), breaks (`'''`, `<<<`), list
+    continuations (`+`), literal paragraphs (indented at their first line), and paragraphs and
+    open blocks styled verbatim (`ADOC_VERBATIM_STYLES`)."""
+    scan = Structure(code=[False] * len(lines))
+    closer: str | None = None  # the line that closes the open verbatim block
+    verbatim_paragraph = False  # in a literal paragraph or one styled verbatim, to a blank line
+    continued = False  # an attribute entry's value goes on (it ended in `\`)
+    in_paragraph = False  # the line before was prose of a paragraph
+    styled = False  # a block attribute line asked for a verbatim next block
+    underline: int | None = None  # the index of a two-line title's underline
+    header = False  # under the document title, before the first blank line
+    prose = False  # a paragraph came before: a title now is a section's, with no header
+    for i, line in enumerate(lines):
+        stripped = line.rstrip()
+        if closer is not None:
+            scan.code[i] = True
+            if stripped == closer:
+                closer = None
+            continue
+        if i == underline:
+            scan.code[i] = True
+            continue
+        if not stripped:
+            verbatim_paragraph = continued = in_paragraph = header = False
+            continue
+        if verbatim_paragraph or continued or header:
+            scan.code[i] = True
+            continued = continued and stripped.endswith("\\")
+            continue
+        delimiter = _adoc_delimiter(stripped)
+        if delimiter is not None:
+            scan.code[i] = True
+            if delimiter or (styled and stripped == "--"):
+                closer = "```" if stripped.startswith("```") else stripped
+            in_paragraph = styled = False
+            continue
+        if stripped.startswith("//"):
+            scan.code[i] = True  # a comment, even amid a paragraph
+            continue
+        if in_paragraph:
+            if stripped == "+":
+                scan.code[i], in_paragraph = True, False
+            continue
+        scan.code[i] = True
+        if line[0] in " \t":
+            verbatim_paragraph, styled = True, False
+            continue
+        if stripped[0] == "[" and stripped[-1] == "]" and _adoc_block_attributes(stripped):
+            styled = styled or _adoc_style(stripped) in ADOC_VERBATIM_STYLES
+            continue
+        if stripped[0] == ":" and _ADOC_ATTRIBUTE_ENTRY.match(stripped):
+            continued = stripped.endswith("\\")
+            continue
+        if stripped in ("'''", "<<<", "+") or (
+            "::" in stripped and stripped[-1] == "]" and _ADOC_BLOCK_MACRO.match(stripped)
+        ):
+            continue
+        title, last = _adoc_title(stripped) if stripped[0] in "=#" else None, i
+        if title is None and i + 1 < len(lines):
+            title, last = _adoc_setext(stripped, lines[i + 1].rstrip()), i + 1
+        if title is not None:
+            scan.headings.append(Heading(i, last, *title))
+            scan.code[i], underline, styled = False, last, False
+            header = title[0] == 1 and not prose and len(scan.headings) == 1
+            continue
+        if styled:
+            verbatim_paragraph, styled = True, False
+            continue
+        scan.code[i], prose = False, True
+        in_paragraph = stripped[0] != "." or stripped[1:2] in (" ", ".", "")  # not a `.Title`
+    return scan
+
+
+def _adoc_delimiter(line: str) -> bool | None:
+    """Whether a line (right-stripped) opens or closes a verbatim block (True: listing,
+    literal, passthrough, comment, fenced code) or another delimited block (False: example,
+    sidebar, quote, open block, table), or None when it delimits no block."""
+    if line == "--":
+        return False
+    if line.startswith("```"):
+        return "`" not in line[3:]
+    if len(line) >= 4 and line.count(line[0]) == len(line):
+        return True if line[0] in "-.+/" else False if line[0] in "=*_" else None
+    if len(line) >= 4 and line[0] in "|,:!" and line.count("=") == len(line) - 1:
+        return False  # a table: |=== (or ,=== :=== !=== for delimited data)
+    return None
+
+
+def _adoc_block_attributes(line: str) -> bool:
+    """Whether a `[…]` line is a block attribute list or anchor (`[source,python]`, `[[id]]`,
+    `[#id.role]`, `[]`), as AsciiDoc tells them from prose that happens to be bracketed."""
+    return len(line) == 2 or line[1].isalnum() or line[1] in "_.#%{,\"'["
+
+
+def _adoc_style(line: str) -> str:
+    """The block style a block attribute line names (`[source#id,python]` → `source`)."""
+    first = line[1:-1].split(",", 1)[0].strip()
+    for mark in "#.%":
+        first = first.split(mark, 1)[0]
+    return first.strip().lower()
+
+
+def _adoc_title(line: str) -> tuple[int, str] | None:
+    """(level, title) of a one-line section title (`== Title`, `== Title ==`, `## Title`)."""
+    marker = line[0]
+    level = len(line) - len(line.lstrip(marker))
+    if level > 6 or len(line) <= level or line[level] not in " \t":
+        return None
+    title = line[level:].strip()
+    if marker == "=" and title.endswith(" " + "=" * level):
+        title = title[:-level].rstrip()
+    return (level, plain_asciidoc(title)) if title else None
+
+
+def _adoc_setext(title: str, underline: str) -> tuple[int, str] | None:
+    """(level, title) of a legacy two-line section title: a line with a letter or digit, not a
+    `.Title`, over a line of one of `=-~^+` within one character of its length."""
+    level = _ADOC_SETEXT_LEVELS.get(underline[:1])
+    if level is None or abs(len(title) - len(underline)) > 1 or title[0] in ". \t":
+        return None
+    if underline.count(underline[0]) != len(underline) or not any(c.isalnum() for c in title):
+        return None
+    return level, plain_asciidoc(title)
+
+
+_ADOC_TITLE_MARKUP = re.compile(
+    r"(?<![\w\\])(\*\*|__|``|\+\+|##|[*_`+#])([^\s*_`+#](?:[^\n]{0,120}?[^\s\\])?)\1(?!\w)"
+    r"|<<[^<>,\n]{1,300},[ \t]*([^<>\n]{1,300}?)>>"  # <<target,text>>: its text
+    r"|(?:xref|link):[^\s\[\]]{1,300}\[([^\]\n]{1,300})\]"  # xref:target[text]: its text
+)
+
+
+def plain_asciidoc(title: str) -> str:
+    """An AsciiDoc title as it reads: strong, emphasis, monospace, passthrough and marked text
+    without their marks, cross references and links as their text (`The `+catdoc+` *tool*` →
+    `The catdoc tool`)."""
+    if not any(mark in title for mark in "*_`+#<:"):
+        return title
+    return _ADOC_TITLE_MARKUP.sub(_adoc_markup_text, title).strip()
+
+
+def _adoc_markup_text(match: re.Match[str]) -> str:
+    return next(group for group in match.groups()[1:] if group is not None)
+
+
 def scan_structure(lines: list[str], kind: Kind) -> Structure:
     if kind == "markdown":
         return scan_markdown(lines)
     if kind == "rst":
         return scan_rst(lines)
+    if kind == "asciidoc":
+        return scan_asciidoc(lines)
     return Structure(code=[False] * len(lines))
 
 
 __all__ = [
+    "ADOC_VERBATIM_STYLES",
     "ASCIIDOC_SUFFIXES",
     "DOCUMENT_SUFFIXES",
     "MARKDOWN_SUFFIXES",
@@ -367,7 +550,9 @@ __all__ = [
     "indent_of",
     "kind_of",
     "looks_like_rst",
+    "plain_asciidoc",
     "plain_rst",
+    "scan_asciidoc",
     "scan_rst",
     "scan_structure",
     "sniff_kind",

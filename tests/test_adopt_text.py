@@ -66,7 +66,7 @@ Let's learn by example. See :doc:`/intro/install` and :setting:`DEBUG`.
         ("requirements.txt", "pyenchant\nSphinx>=4.5.0\n", "text"),
         ("notes.txt", "Remember: buy milk... and eggs.\n", "text"),
         ("guide.md", "Title\n=====\n", "markdown"),
-        ("guide.adoc", "Title\n=====\n", "text"),
+        ("guide.adoc", "Title\n=====\n", "asciidoc"),
         ("index.rst", "no structure at all", "rst"),
     ],
 )
@@ -525,13 +525,41 @@ SNIPPETS = st.sampled_from(
         "Requires: 8, 484\n",
         "Title: A, B\n",
         "  , 9\n",
+        "= T\n",
+        "== S ==\n",
+        ":author: A; B\n",
+        "v1, 2024-01-01: r\n",
+        "----\n",
+        "-----\n",
+        "....\n",
+        "////\n",
+        "====\n",
+        "|===\n",
+        "--\n",
+        "```\n",
+        "[source,python]\n",
+        "[[a-1]]",
+        "[#b-2.c]#",
+        "// c\n",
+        "xref:a.adoc#f[",
+        "xref:m:p.adoc[]",
+        "<<a.adoc#x,y>>",
+        "<<",
+        ">>",
+        "link:b.html[",
+        "+#p-1+",
+        "+++",
+        "include::x[]\n",
+        " \\\n",
+        "\x00",
     ]
 )
 
 
 @settings(max_examples=150, deadline=None)
 @given(
-    st.lists(st.one_of(MARKUP, SNIPPETS), max_size=30), st.sampled_from(["rst", "markdown", "text"])
+    st.lists(st.one_of(MARKUP, SNIPPETS), max_size=30),
+    st.sampled_from(["rst", "markdown", "asciidoc", "text"]),
 )
 def test_parsers_never_fail_and_lines_are_valid(parts: list[str], kind: str) -> None:
     text = "".join(parts)
@@ -545,11 +573,16 @@ def test_parsers_never_fail_and_lines_are_valid(parts: list[str], kind: str) -> 
     assert isinstance(text_metadata(text, kind), dict)  # type: ignore[arg-type]
     assert sniff_kind("x.txt", text) in ("rst", "text")
     assert isinstance(document_title({}, text, "fb", kind=kind), str)  # type: ignore[arg-type]
+    for line, level, _title in headings_of(text, kind=kind):  # type: ignore[arg-type]
+        assert 1 <= line <= count and level >= 1
+    for chunk in chunk_text(text, kind=kind):  # type: ignore[arg-type]
+        assert 1 <= chunk.start_line <= chunk.end_line <= count
 
 
 @settings(max_examples=80, deadline=None)
 @given(
-    st.lists(st.one_of(MARKUP, SNIPPETS), max_size=20), st.sampled_from(["rst", "markdown", "text"])
+    st.lists(st.one_of(MARKUP, SNIPPETS), max_size=20),
+    st.sampled_from(["rst", "markdown", "asciidoc", "text"]),
 )
 def test_rename_then_extract_agree(parts: list[str], kind: str) -> None:
     text = "".join(parts).replace("\r", "")
@@ -581,8 +614,14 @@ def test_pathological_inputs_finish() -> None:
         "|a " * 20_000,
         ".. _" + "a:" * 20_000,
         "PEP: 1\n" + "  x\n" * 20_000,
+        "----\n" + "x\n" * 100_000,  # an unclosed listing block
+        "= T\n" + ":a: b \\\n" * 20_000,
+        "= " + "*a " * 30_000 + "\n",
+        "+a " * 30_000 + "\n" + "<<a " * 20_000 + "\n" + "xref:" * 20_000,
+        "-xref:-link:-image:" * 10_000 + "\n" + "`+" * 30_000,
+        "[" + "#a" * 30_000 + "]\n" + "a" * 200_000 + "::\n" + "= " + " " * 100_000 + "x",
     ):
-        for kind in ("rst", "markdown", "text"):
+        for kind in ("rst", "markdown", "asciidoc", "text"):
             extract_references(text, kind=kind)  # type: ignore[arg-type]
             labels_of(text, kind)  # type: ignore[arg-type]
             text_metadata(text, kind)  # type: ignore[arg-type]

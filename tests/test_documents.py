@@ -33,7 +33,7 @@ def test_kind_of() -> None:
     assert kind_of("B.MARKDOWN") == "markdown"
     assert kind_of("x.rst") == "rst"
     assert kind_of("x.txt") == "text"
-    assert kind_of("x.adoc") == "text"
+    assert kind_of("x.adoc") == "asciidoc"
 
 
 def test_read_object_text_from_path_and_content(tmp_path: Path) -> None:
