@@ -1,6 +1,6 @@
 """Metadata a document writes in its own text, for documents without YAML front matter.
 
-Two forms are read, both only at the top of a document:
+Three forms are read, all only at the top of a document:
 
 - RFC 2822 style headers, as Python's PEPs start (reST or plain text)::
 
@@ -17,6 +17,15 @@ Two forms are read, both only at the top of a document:
   (`:orphan:`, `:tocdepth: 2`, `:description: …`), and the docinfo field list right after the
   document title (`:Author: …`, `:Date: …`, `:Version: …`). Comments, `.. _label:` targets and
   substitution definitions may come before them. A field without a value is a flag (`True`).
+- The AsciiDoc document header (AsciiDoc only): the attribute entries at the top and right under
+  the document title (`:author: …`, `:revdate: …`, `:description: …`), and the author line and
+  revision line that may follow the title (`Ada Lovelace <ada@x.org>; Grace Hopper`,
+  `v1.2, 2024-03-05: Draft`). `:revdate:` and the revision line's date become `date`, its number
+  and `:revnumber:` `version`, its remark `revremark`, `:doctitle:` `title`; authors are
+  separated by `;`, and an `:author:` entry wins over the author line. Unset attributes
+  (`:name!:`) and Asciidoctor's rendering settings (`:toc:`, `:icons:`, `:source-highlighter:`
+  …: `ADOC_RENDERING`) say nothing about the document and are left out. An entry without a
+  value is a flag (`True`).
 
 Keys come out lower-cased as written (`Post-History` → `post-history`), values with their
 whitespace collapsed, except: `author`/`authors` become `author` with e-mail addresses removed
@@ -33,7 +42,7 @@ import re
 from typing import Any
 
 from catdoc.front_matter import normalize_newlines
-from catdoc.markup import Kind, explicit_kind, indent_of, scan_rst
+from catdoc.markup import Kind, explicit_kind, indent_of, plain_asciidoc, scan_rst
 
 MAX_METADATA_LINES = 200
 """Header blocks and top field lists longer than this are cut there (no real one is)."""
@@ -47,17 +56,66 @@ _MONTHS = {
     )
 }
 _DAY_MONTH_YEAR = re.compile(r"(\d{1,2})[- ]([A-Za-z]{3})[A-Za-z]*[- ](\d{4})\b")
+_ADOC_ENTRY = re.compile(r":(!?)(\w[\w-]{0,100}?)(!?):(?:[ \t]+(.*)|[ \t]*)$")
+_ADOC_KEYS = {"revdate": "date", "revnumber": "version", "doctitle": "title"}
+ADOC_RENDERING = frozenset(
+    {
+        "toc",
+        "toc-title",
+        "toclevels",
+        "toc-placement",
+        "sectnums",
+        "sectnumlevels",
+        "sectanchors",
+        "sectlinks",
+        "icons",
+        "iconsdir",
+        "imagesdir",
+        "source-highlighter",
+        "highlightjs-theme",
+        "rouge-style",
+        "pygments-style",
+        "experimental",
+        "idprefix",
+        "idseparator",
+        "stem",
+        "nofooter",
+        "noheader",
+        "notitle",
+        "showtitle",
+        "linkcss",
+        "stylesheet",
+        "stylesdir",
+        "doctype",
+        "hardbreaks-option",
+        "figure-caption",
+        "table-caption",
+        "example-caption",
+        "xrefstyle",
+        "outfilesuffix",
+        "pdf-theme",
+        "pdf-themesdir",
+        "pdf-fontsdir",
+        "data-uri",
+        "allow-uri-read",
+    }
+)
+"""Asciidoctor attributes that set how a document is rendered: not metadata about it."""
 _EMAIL = re.compile(r"<[^<>\n]*>|\S+@\S+")
 _SPACES = re.compile(r"\s+")
 
 
 def text_metadata(text: str, kind: Kind) -> dict[str, Any]:
-    """The metadata at the top of a reST or plain-text document's text (see module doc); {} for
-    Markdown, whose metadata is YAML front matter."""
+    """The metadata at the top of a reST, AsciiDoc or plain-text document's text (see module
+    doc); {} for Markdown, whose metadata is YAML front matter."""
     if kind == "markdown":
         return {}
     lines = normalize_newlines(text).split("\n")
     meta: dict[str, Any] = {}
+    if kind == "asciidoc":
+        for name, value in asciidoc_header(lines):
+            _put(meta, name, value, flag=True)
+        return meta
     start = _skip_blank(lines, 0)
     headers = _header_block(lines, start)
     for name, value in headers:
@@ -72,6 +130,70 @@ def text_metadata(text: str, kind: Kind) -> dict[str, Any]:
         for name, value in _field_list(lines, _skip_prebibliographic(lines, title + 1)):
             _put(meta, name, value, flag=True)
     return meta
+
+
+def asciidoc_header(lines: list[str]) -> list[tuple[str, str]]:
+    """(key, value) of each field of an AsciiDoc document header (see module doc), in order."""
+    fields: list[tuple[str, str]] = []
+    line_authors: list[tuple[str, str]] = []
+    i, end = 0, min(len(lines), MAX_METADATA_LINES)
+    under_title = -1  # how many header lines came since the document title, -1 before it
+    while i < end:
+        line = lines[i].rstrip()
+        i += 1
+        if not line:
+            if under_title >= 0 or fields:
+                break
+            continue
+        if line.startswith("//"):
+            continue
+        entry = _ADOC_ENTRY.match(line) if line[0] == ":" else None
+        if entry is not None:
+            value = entry.group(4) or ""
+            while value.endswith("\\") and i < end:  # continued on the next line
+                value, i = value[:-1].rstrip() + " " + lines[i].strip(), i + 1
+            name = entry.group(2).lower()
+            if not (entry.group(1) or entry.group(3)) and name not in ADOC_RENDERING:
+                fields.append(_adoc_field(name, value.removesuffix("\\")))
+            if under_title >= 0:
+                under_title = 2  # no author or revision line after an attribute entry
+            continue
+        if under_title < 0 and line[0] in "=#" and line.lstrip(line[0])[:1] in (" ", "\t"):
+            if len(line) - len(line.lstrip(line[0])) != 1:
+                break  # a section title first: the document has no header
+            under_title = 0
+        elif under_title == 0:
+            line_authors = [("author", name) for name in line.split(";")]
+            under_title = 1
+        elif under_title == 1:
+            fields += _revision(line)
+            under_title = 2
+        else:
+            break
+    if any(key == "author" for key, _ in fields):
+        return fields  # an `:author:` entry names the authors, as in Asciidoctor
+    return line_authors + fields
+
+
+def _adoc_field(name: str, value: str) -> tuple[str, str]:
+    """An attribute entry as a metadata field: its key as CatDoc names it, its value as read."""
+    if name in ("author", "authors"):
+        return "author", value.replace(";", ",")
+    if name == "doctitle":
+        value = plain_asciidoc(value)
+    return _ADOC_KEYS.get(name, name), value
+
+
+def _revision(line: str) -> list[tuple[str, str]]:
+    """The fields of an AsciiDoc revision line: `v1.2, 2024-03-05: remark`, `2024-03-05`,
+    `v1.2: remark`."""
+    line, _, remark = line.partition(": ")
+    number, comma, date = line.partition(",")
+    if not comma:  # one part: a version when it starts with `v`, else a date
+        number, date = (line, "") if line[:1] in "vV" else ("", line)
+    number = number.strip().removeprefix("v").removeprefix("V")
+    pairs = (("version", number), ("date", date.strip()), ("revremark", remark.strip()))
+    return [(key, value) for key, value in pairs if value]
 
 
 def _put(meta: dict[str, Any], name: str, value: str, *, flag: bool) -> None:
@@ -221,4 +343,10 @@ def _first_title_end(lines: list[str]) -> int | None:
     return headings[0].last if headings else None
 
 
-__all__ = ["authors_without_addresses", "parse_date", "text_metadata"]
+__all__ = [
+    "ADOC_RENDERING",
+    "asciidoc_header",
+    "authors_without_addresses",
+    "parse_date",
+    "text_metadata",
+]

@@ -6,6 +6,8 @@ The fixtures are written the way Asciidoctor's and Antora's documentation is (sh
 
 from __future__ import annotations
 
+import datetime as dt
+
 from catdoc.documents import (
     chunk_text,
     document_title,
@@ -13,6 +15,7 @@ from catdoc.documents import (
     headings_of,
     kind_of,
     sniff_kind,
+    text_metadata,
 )
 
 DESIGN = """\
@@ -113,3 +116,38 @@ def test_a_title_takes_the_text_of_its_markup() -> None:
         ("C++ and C# stay", "C++ and C# stay"),
     ]:
         assert document_title({}, f"= {title}\n", "fb", kind="asciidoc") == shown
+
+
+# ---------------------------------------------------------------------------------- metadata
+def test_the_header_is_metadata_named_as_for_rest() -> None:
+    assert text_metadata(DESIGN, "asciidoc") == {
+        "author": "Ada Lovelace, Grace Hopper",
+        "version": "1.2",
+        "date": dt.date(2024, 3, 5),
+        "revremark": "First draft",
+        "description": "How a payment flows from the cart to the bank.",
+        "tags": ["payments", "api"],
+        "status": "draft",
+    }
+    assert text_metadata(API, "asciidoc") == {"author": "Grace Hopper", "date": dt.date(2024, 2, 1)}
+
+
+def test_header_entries_before_the_title_continued_and_unset() -> None:
+    text = (
+        "// a comment first\n:doctitle: The *Real* Title\n:summary-ish: a long \\\n  value\n"
+        ":sectnums!:\n:!hidden:\n:experimental:\n:draft:\n\n= Shown Title\n:late: yes\n"
+    )
+    assert text_metadata(text, "asciidoc") == {
+        "title": "The Real Title",
+        "summary-ish": "a long value",
+        "draft": True,
+    }
+    assert document_title({}, text, "fb", kind="asciidoc") == "The Real Title"
+    assert text_metadata("== Section first\n:status: no header\n", "asciidoc") == {}
+    assert text_metadata("= T\nv3: Final\n", "asciidoc") == {"author": "v3: Final"}
+    assert text_metadata("= T\nAda\nv3: Final\n", "asciidoc") == {
+        "author": "Ada",
+        "version": "3",
+        "revremark": "Final",
+    }
+    assert text_metadata("PEP: 1\nTitle: Not read\n", "asciidoc") == {}
