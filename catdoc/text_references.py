@@ -1,16 +1,25 @@
 """References written in a document's text, as written (resolving them is `catdoc.references`).
 
-| kind | Markdown | reST | plain text |
-|---|---|---|---|
-| `object`, `morphism` | `@id`, `#id` | `@id`, `#id` written the CatDoc way | same as reST |
-| `link` | `[text](other.md)`, `[ref]: other.md` | `` `text <other.rst>`_ `` | `[text](other.md)` |
-| `wiki` | `[[Title]]` | — | `[[Title]]` |
-| `role` | MyST `{doc}`path``, `{ref}`label`` | `:doc:`path``, `:py:class:`~a.B`` … | — |
-| `field` | — | a value of a field asked for, in the opening RFC 2822 header block | same as reST |
+| kind | Markdown | reST | AsciiDoc | plain text |
+|---|---|---|---|---|
+| `object`, `morphism` | `@id`, `#id` | `@id`, `#id` written the CatDoc way | as reST | as reST |
+| `link` | `[t](a.md)`, `[r]: a.md` | `` `t <a.rst>`_ `` | `xref:`, `<<…>>`, `link:` | `[t](a.md)` |
+| `wiki` | `[[Title]]` | — | — | `[[Title]]` |
+| `role` | MyST `{doc}`path``, `{ref}`label`` | `:doc:`path``, `:py:class:`~a.B`` … | — | — |
+| `field` | — | a value of a field asked for, in an opening RFC 2822 header | — | as reST |
 
-**The CatDoc way, in reST and plain text.** There `@` and `#` mostly mean something else:
-decorators (`@property`, `@pytest.fixture`), handles, colours, footnotes. A mention counts only
-when its id contains a `-` or a digit (CatDoc ids are slugs: `@req-auth`, `#auth-uses-db`,
+**AsciiDoc links** (`xref:api.adoc[]`, `<<api.adoc#limits,text>>`, `link:guide.html[]`). An
+`xref:` or `<<…>>` target names another document when it has a path before its `#fragment`
+(`xref:api.adoc#limits[]`, `<<api#limits>>`) or ends in a document suffix (`<<api.adoc>>`);
+`<<limits>>`, `xref:limits[]` and `xref:#limits[]` are anchors of the same document, not
+references. A `link:` names a relative file (with a scheme it is a URL). Antora resource ids
+(`xref:module:page.adoc[]`, `xref:2.0@component:module:page.adoc[]`) are returned as written:
+no file has that path, so they are reported unresolved. Targets made of attribute references
+(`link:{url-repo}/x[]`) are not read: their value is not known without rendering the document.
+
+**The CatDoc way, in reST, AsciiDoc and plain text.** There `@` and `#` mostly mean something
+else: decorators (`@property`, `@pytest.fixture`), handles, colours, footnotes. A mention counts
+only when its id contains a `-` or a digit (CatDoc ids are slugs: `@req-auth`, `#auth-uses-db`,
 `@adr-7`), has no `.` (a dotted name is code: `@app.route`), is not made only of hexadecimal
 digits (`#8f5bb2` is a colour or a commit), and is not followed by `(` (a call). In Markdown every
 `@id`/`#id` with a letter counts, as it always has. In every kind a decorator line (`@name` or
@@ -18,12 +27,15 @@ digits (`#8f5bb2` is a colour or a commit), and is not followed by `(` (a call).
 
 **Never references**: code (fenced and indented blocks, inline code, reST literal blocks after
 `::`, code-like directives such as `.. code-block::` or `.. literalinclude::`, doctest blocks,
-comments), directive options (`:caption: …`), field names (`:param x:`), footnotes and
-citations (`[#note]_`, `[1]_`, `[CIT2002]_` and their definitions' labels), Markdown attribute
-lists (`## Title { #anchor }`, `{: .note }`: an element's own anchor and classes), substitutions
-(`|name|`), URLs and e-mail addresses, `.. _label:` targets (those are `labels_of`) and
-anonymous ones (`__ url`, the URL maybe continued on indented lines), links with a
-scheme, images, and hyperlinks to named targets (`` `text`_ ``).
+comments; AsciiDoc's listing, literal, passthrough and comment blocks, literal paragraphs, `//`
+comments, `+passthrough+` text and the document header), AsciiDoc anchors and attribute lines
+(`[[id]]`, `[#id.role]`, `[source,python]`, `:name: value`), AsciiDoc inline macros that link
+nothing (`image:`, `kbd:` …), directive options (`:caption: …`), field names (`:param x:`),
+footnotes and citations (`[#note]_`, `[1]_`, `[CIT2002]_` and their definitions' labels),
+Markdown attribute lists (`## Title { #anchor }`, `{: .note }`: an element's own anchor and
+classes), substitutions (`|name|`), URLs and e-mail addresses, `.. _label:` targets (those are
+`labels_of`) and anonymous ones (`__ url`, the URL maybe continued on indented lines), links with
+a scheme, images, and hyperlinks to named targets (`` `text`_ ``).
 
 Every role is returned with its name (`role`, lower-cased, domain kept: `py:class`) and its
 target: the explicit title removed (`:doc:`Read this <../install>`` → `../install`), a leading
@@ -46,7 +58,7 @@ from typing import Literal
 from urllib.parse import unquote
 
 from catdoc.front_matter import body_lines, normalize_newlines, split_front_matter
-from catdoc.markup import Kind, explicit_kind, scan_structure
+from catdoc.markup import DOCUMENT_SUFFIXES, Kind, explicit_kind, scan_structure
 from catdoc.text_metadata import header_fields
 
 RefKind = Literal["object", "morphism", "link", "wiki", "role", "field"]
@@ -111,6 +123,20 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 _FRONT_ID = re.compile(r"(id:[ \t]*)(['\"]?)([\w.\-/:+]+)\2([ \t]*(?:#.*)?)")
 """A front matter line `id: value` (plain or quoted), as `catdoc import` reads ids."""
 _SPACES = re.compile(r"\s+")
+_ADOC_MACRO_LINK = re.compile(r"(?<![\w\\:])(xref|link):([^\s\[\]]{1,500}+)\[")
+_ADOC_ANGLE = re.compile(r"(?<![\\<])<<([^<>,\n]+)(?:,[^<>\n]*)?>>")
+_ADOC_ANCHOR = re.compile(r"\[\[[^\[\]\n]*\]\]|\[[#.%][^\[\]\n]*\]#{0,2}")
+"""An anchor (`[[id]]`, `[[id,text]]`) or an inline attribute list and the mark it opens
+(`[#id.role]#text#`): they name the element's own id and role."""
+_ADOC_INERT_MACRO = re.compile(
+    r"(?<![\w\\])(?:image|icon|kbd|btn|menu|pass|stem|latexmath|asciimath|anchor|indexterm2?)"
+    r":[^\s\[\]]{0,500}+\[[^\]\n]*\]?"
+)
+_ADOC_PASSTHROUGH = re.compile(
+    r"\+\+\+[^\n]{0,1000}?\+\+\+"  # +++raw+++
+    r"|\+\+(?!\+)[^\n]{0,1000}?\+\+"  # ++unconstrained++
+    r"|(?<![\w+\\])\+(?![\s+])[^+\n]{0,1000}(?<![\s\\])\+(?![\w+])"  # +constrained+
+)
 _ROLE_LOOKBACK = 100
 """A role name (`:py:class:`) longer than this is not looked for before a backtick."""
 
@@ -187,7 +213,8 @@ def rename_mentions(
 # ---------------------------------------------------------------------------------- scanning
 def _find(text: str, kind: Kind, fields: Collection[str] = ()) -> list[_Found]:
     lines, offset = body_lines(text, kind)
-    headers = _header_references(lines, offset, fields) if fields and kind != "markdown" else []
+    rfc2822 = fields and kind in ("rst", "text")
+    headers = _header_references(lines, offset, fields) if rfc2822 else []
     return headers + _find_body(lines, offset, kind)
 
 
@@ -212,6 +239,8 @@ def _find_body(lines: list[str], offset: int, kind: Kind) -> list[_Found]:
         skip[i] = skip[i] or is_code
     if kind == "rst":
         return _find_rst(lines, offset, skip)
+    if kind == "asciidoc":
+        return _find_asciidoc(lines, offset, skip)
     return _find_lines(lines, offset, skip, kind)
 
 
@@ -260,6 +289,69 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
         for ref_kind, match in _mentions(line, strict):
             found.append(_mention(ref_kind, match.group(1), number, match.start(1)))
     return found
+
+
+def _find_asciidoc(lines: list[str], offset: int, skip: list[bool]) -> list[_Found]:
+    """AsciiDoc, line by line: a macro's target and a cross reference are on one line even when
+    the text in their brackets goes on to the next."""
+    found: list[_Found] = []
+    for i, line in enumerate(lines):
+        if skip[i] or not ("@" in line or "#" in line or ":" in line or "<<" in line):
+            continue
+        number = i + offset + 1
+        if "`" in line:
+            line = _CODE_SPAN.sub(_blank, line)
+        if "+" in line:
+            line = _ADOC_PASSTHROUGH.sub(_blank, line)
+        if "xref:" in line or "link:" in line:
+            line = _ADOC_MACRO_LINK.sub(partial(_adoc_macro, found=found, line=number), line)
+        if "<<" in line:
+            line = _ADOC_ANGLE.sub(partial(_adoc_xref, found=found, line=number), line)
+        if "[" in line:
+            line = _ADOC_ANCHOR.sub(_blank, line)
+        if ":" in line or "www." in line:
+            line = _URL.sub(_blank, _ADOC_INERT_MACRO.sub(_blank, line))
+        for ref_kind, match in _mentions(line, True):
+            found.append(_mention(ref_kind, match.group(1), number, match.start(1)))
+    return found
+
+
+def _adoc_macro(match: re.Match[str], found: list[_Found], line: int) -> str:
+    """An `xref:target[` or `link:target[`, blanked; added when it names a document."""
+    target = match.group(2)
+    if "{" in target:
+        pass  # an attribute reference: its value is not known here
+    elif match.group(1) == "link":
+        _add_link(found, _link_target(target), line)
+    else:
+        _add_link(found, _adoc_document(target), line)
+    return " " * len(match.group())
+
+
+def _adoc_xref(match: re.Match[str], found: list[_Found], line: int) -> str:
+    """A `<<target,text>>` cross reference, blanked; added when it names another document."""
+    target = match.group(1)
+    if "{" not in target:
+        _add_link(found, _adoc_document(target), line)
+    return " " * len(match.group())
+
+
+def _adoc_document(target: str) -> str | None:
+    """The document an AsciiDoc cross reference names (`api.adoc#limits` → `api.adoc`, `api#x`
+    → `api`), or None for an anchor of the same document (`limits`, `#limits`) or a URL."""
+    path, hashed, _ = target.strip().partition("#")
+    path = path.strip()
+    if not path or "://" in path or not (hashed or path.lower().endswith(_DOCUMENT_SUFFIXES)):
+        return None
+    return unquote(path)
+
+
+_DOCUMENT_SUFFIXES = tuple(sorted(DOCUMENT_SUFFIXES))
+
+
+def _add_link(found: list[_Found], target: str | None, line: int) -> None:
+    if target:
+        found.append(_Found(Reference("link", target, line)))
 
 
 def _find_rst(lines: list[str], offset: int, skip: list[bool]) -> list[_Found]:

@@ -7,7 +7,13 @@ The fixtures are written the way Asciidoctor's and Antora's documentation is (sh
 from __future__ import annotations
 
 import datetime as dt
+import json
+from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from catdoc.cli import app
 from catdoc.documents import (
     chunk_text,
     document_title,
@@ -17,6 +23,7 @@ from catdoc.documents import (
     sniff_kind,
     text_metadata,
 )
+from catdoc.service import CatDoc
 
 DESIGN = """\
 = Payment Service Design
@@ -151,3 +158,101 @@ def test_header_entries_before_the_title_continued_and_unset() -> None:
         "revremark": "Final",
     }
     assert text_metadata("PEP: 1\nTitle: Not read\n", "asciidoc") == {}
+
+
+# ---------------------------------------------------------------------------------- references
+def test_cross_references_and_links_to_other_documents() -> None:
+    text = (
+        "Read xref:api.adoc[the API], xref:api.adoc#limits[limits] and <<api.adoc#limits,it>>.\n"
+        "Also <<api.adoc#limits>>, <<guide#install>>, <<guide.adoc>> and link:guide.html[Guide].\n"
+        "Not <<limits>>, <<limits,Limits>>, xref:limits[], xref:#limits[], <<Section Title>>,\n"
+        "link:https://example.org/a.adoc[web], https://example.org[site] or link:{url}/a.adoc[].\n"
+    )
+    assert refs(text) == [
+        ("link", "api.adoc", 1),
+        ("link", "api.adoc", 1),
+        ("link", "api.adoc", 1),
+        ("link", "guide.html", 2),
+        ("link", "api.adoc", 2),
+        ("link", "guide", 2),
+        ("link", "guide.adoc", 2),
+    ]
+
+
+def test_antora_resource_ids_are_kept_as_written() -> None:
+    text = "See xref:ops:deploy.adoc[] and xref:2.0@shop:ops:deploy.adoc#steps[Deploy].\n"
+    assert refs(text) == [("link", "ops:deploy.adoc", 1), ("link", "2.0@shop:ops:deploy.adoc", 1)]
+
+
+def test_mentions_are_written_the_catdoc_way() -> None:
+    text = "Answers @req-pay-1 and #pay-uses-bank, not @property, #fff or #123 or @app.route.\n"
+    assert mentions(text) == ["req-pay-1", "pay-uses-bank"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[source,python]\n----\n@decorator-1\ndef f():  #comment-2\n----\n",
+        "----\n@inside-1\n------\n#still-2\n----\n",
+        "....\n@literal-1\n....\n",
+        "++++\n<p>#pass-1</p>\n++++\n",
+        "////\nA comment block on @req-1\n////\n",
+        "// a line comment on @req-1 and #m-2\n",
+        "[#anchor-1.role]\n[[anchor-2]]\n[[anchor-3,Anchor]]\n",
+        "Inline [[anchor-1]] and [#id-2.role]#marked-3 text# and anchor:a-4[].\n",
+        "[source,python]\n@styled-1 paragraph\n#also-2\n",
+        "[comment]\n--\n@open-1\n--\n",
+        "```python\n@fenced-1\n```\n",
+        "Text\n\n  indented literal @lit-1\n  #lit-2\n",
+        ":attr-1: @value-1 #value-2\n",
+        "= Title\nAda @handle-1 <ada@x-1.org>\nv1, 2024-01-01: #remark-2\n",
+        "Inline `@code-1` and +#pass-2+ and +++@raw-3+++ here.\n",
+        "An image:shot-1.png[#alt-2] and kbd:[#key-3].\n",
+        "include::parts/@part-1.adoc[]\nimage::fig-1.png[#cap-2]\n",
+        "Mail ada@x-1.org or see https://x.org/#frag-1 and <<other#frag-2>>.\n",
+    ],
+)
+def test_never_references_in_code_comments_anchors_and_attributes(text: str) -> None:
+    assert mentions(text) == []
+
+
+def test_an_unclosed_block_runs_to_the_end_and_only_its_own_line_closes_it() -> None:
+    assert mentions("----\n@a-1\n-----\n@b-2\n") == []
+    assert mentions("....\n@a-1\n----\n@b-2\n....\n@after-3\n") == ["after-3"]
+
+
+# ---------------------------------------------------------------------------------- import
+def test_import_link_titles_metadata_and_references(tmp_path: Path) -> None:
+    CatDoc.init(tmp_path, bare=True)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "design.adoc").write_text(DESIGN, encoding="utf-8")
+    (docs / "api.adoc").write_text(API, encoding="utf-8")
+    (docs / "guide.adoc").write_text("= Guide\n\nSee xref:ops:run.adoc[].\n", encoding="utf-8")
+    (docs / "notes.asciidoc").write_text("Notes on <<guide.html#install>>.\n", encoding="utf-8")
+    out = CliRunner().invoke(
+        app, ["-C", str(tmp_path), "import", "docs", "--link", "--format", "json"]
+    )
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    found = {(r["source"], r["target"], r["status"]) for r in data["references"]}
+    assert found == {
+        ("design", "api.adoc", "linked"),
+        ("design", "guide.adoc", "linked"),
+        ("design", "req-pay-1", "unresolved"),
+        ("guide", "ops:run.adoc", "unresolved"),
+        ("notes", "guide.html", "linked"),
+    }
+    assert sorted(data["morphismsCreated"]) == [
+        "design-references-api",
+        "design-references-guide",
+        "notes-references-guide",
+    ]
+    service = CatDoc(tmp_path)
+    design, api = service.object("design"), service.object("api")
+    assert (design.title, api.title) == ("Payment Service Design", "Payment API")
+    assert design.author == "Ada Lovelace, Grace Hopper" and api.author == "Grace Hopper"
+    assert design.created == dt.date(2024, 3, 5) and api.created == dt.date(2024, 2, 1)
+    assert design.summary == "How a payment flows from the cart to the bank."
+    assert design.tags == ["payments", "api"]
+    assert design.metadata == {"version": "1.2", "revremark": "First draft", "status": "draft"}
