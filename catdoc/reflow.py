@@ -5,7 +5,9 @@ keeping its indent, with the column its wrapped rows continue at (`Block.hang`: 
 the text after a list item's bullet or number); section titles without their adornment; and
 everything whose line breaks matter line for line as written: literal blocks, doctests, code and
 comments, directives with their options (and the bodies of those whose body is not prose, as a
-`toctree`'s entries), tables, line blocks, substitution definitions and targets.
+`toctree`'s entries), tables, line blocks, substitution definitions and targets. An AsciiDoc
+document likewise: titles without their `=` marks, each run of prose lines joined, and listing
+blocks, lists, tables and attribute lines as written.
 
 Each block keeps the source lines it shows, so a passage given by its source lines can be found
 among the lines shown (`shown_line`). The words are the source's: a face reads the roles and
@@ -18,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from catdoc.markup import Structure, scan_rst
+from catdoc.markup import Kind, Structure, scan_asciidoc, scan_rst
 
 BlockKind = Literal["prose", "heading", "verbatim"]
 
@@ -85,11 +87,14 @@ class Block:
     hang: int = 0
 
 
-def display_blocks(text: str) -> list[Block]:
-    """The blocks of a reST or plain-text document, covering its lines (split at `\\n`) in
-    order; every word of the source is in them, in order, but for a title's adornment, and
-    every line of code (as `catdoc.markup.scan_rst` finds it) is shown as written."""
+def display_blocks(text: str, kind: Kind = "rst") -> list[Block]:
+    """The blocks of a reST or plain-text document (or an AsciiDoc one, `kind` "asciidoc"),
+    covering its lines (split at `\\n`) in order; every word of the source is in them, in
+    order, but for a title's adornment, and every line of code (as `catdoc.markup.scan_rst` or
+    `scan_asciidoc` finds it) is shown as written."""
     lines = text.split("\n")
+    if kind == "asciidoc":
+        return _asciidoc_blocks(lines)
     scan = scan_rst(lines)
     titles = {h.first: h for h in scan.headings}
     prose = _prose_lines(lines, scan)
@@ -115,6 +120,52 @@ def display_blocks(text: str) -> list[Block]:
             blocks.append(Block("verbatim", tuple(lines[i:end]), i, end))
         i = end
     return blocks
+
+
+def _asciidoc_blocks(lines: list[str]) -> list[Block]:
+    """AsciiDoc's blocks: titles without their `=` marks, each run of prose lines joined, the
+    rest (listing blocks, lists, tables, attribute lines) line for line."""
+    scan = scan_asciidoc(lines)
+    titles = {h.first: h for h in scan.headings}
+    paragraph = [
+        bool(line.strip()) and not code for line, code in zip(lines, scan.code, strict=True)
+    ]
+    blocks: list[Block] = []
+    i = 0
+    while i < len(lines):
+        heading = titles.get(i)
+        if heading is not None:
+            blocks.append(Block("heading", (heading.title,), i, heading.last + 1))
+            i = heading.last + 1
+            continue
+        end = i + 1
+        while end < len(lines) and end not in titles and paragraph[end] == paragraph[i]:
+            end += 1
+        run = lines[i:end]
+        if paragraph[i] and all(_adoc_prose(line) for line in run):
+            blocks.append(Block("prose", (" ".join(line.strip() for line in run),), i, end))
+        else:  # blank lines and code, a run at a time; paragraphs not prose
+            blocks.append(Block("verbatim", tuple(run), i, end))
+        i = end
+    return blocks
+
+
+def _adoc_prose(line: str) -> bool:
+    """Whether a line of an AsciiDoc paragraph may be joined with the others: flush left, not
+    the start of a list item, block title, table cell or description list term, and not ending
+    in a hard line break (` +`)."""
+    return (
+        line[:1] not in (" ", "\t") and not line.endswith(" +") and not _ADOC_STRUCTURED.match(line)
+    )
+
+
+_ADOC_STRUCTURED = re.compile(
+    r"(?:[-*]{1,5}|\.{1,5}|\d{1,9}\.|[A-Za-z]\.|<\d{1,3}>)(?:[ \t]|$)"  # a list item, a callout
+    r"|\.(?=[^\s.])"  # a block title (`.Example`)
+    r"|[|!]"  # a table's cell
+    r"|[^\n]*?(?::{2,4}|;;)(?:[ \t]|$)"  # a description list's term
+)
+"""How a line starts when its AsciiDoc paragraph is not prose to join."""
 
 
 def _indent(line: str) -> int:

@@ -23,7 +23,9 @@ from catdoc.documents import (
     sniff_kind,
     text_metadata,
 )
+from catdoc.reflow import display_blocks
 from catdoc.service import CatDoc
+from catdoc.web.render import document_html
 
 DESIGN = """\
 = Payment Service Design
@@ -256,3 +258,37 @@ def test_import_link_titles_metadata_and_references(tmp_path: Path) -> None:
     assert design.summary == "How a payment flows from the cart to the bank."
     assert design.tags == ["payments", "api"]
     assert design.metadata == {"version": "1.2", "revremark": "First draft", "status": "draft"}
+
+
+# ---------------------------------------------------------------------------------- faces
+def test_reflow_joins_prose_and_keeps_code_and_structure_as_written() -> None:
+    text = (
+        "= Title\n:toc:\n\nA paragraph cut\nacross lines.\n\n"
+        "[source,python]\n----\ndef f():\n    return 1\n----\n\n"
+        "* an item\n* another\n\n.Block title\nNot joined.\n\nHard +\nbreak\n\n"
+        "Term:: definition\n\n|===\n| a | b\n|===\n\n== Section\n"
+    )
+    shown = [(b.kind, b.lines) for b in display_blocks(text, "asciidoc") if b.lines != ("",)]
+    assert shown == [
+        ("heading", ("Title",)),
+        ("verbatim", (":toc:", "")),
+        ("prose", ("A paragraph cut across lines.",)),
+        ("verbatim", ("", "[source,python]", "----", "def f():", "    return 1", "----", "")),
+        ("verbatim", ("* an item", "* another")),
+        ("verbatim", (".Block title", "Not joined.")),
+        ("verbatim", ("Hard +", "break")),
+        ("verbatim", ("Term:: definition",)),
+        ("verbatim", ("", "|===")),
+        ("verbatim", ("| a | b",)),
+        ("verbatim", ("|===", "")),
+        ("heading", ("Section",)),
+    ]
+
+
+def test_the_dashboard_shows_asciidoc_as_escaped_text_under_its_titles() -> None:
+    html = str(document_html(DESIGN + "\n<script>alert(1)</script>\n", "docs/design.adoc"))
+    assert "<h1>Payment Service Design</h1>" in html and "<h2>Overview</h2>" in html
+    assert "<h3>Retries</h3>" in html
+    assert '<pre class="document-text">[source,python]' not in html  # a section's text, whole
+    assert "&lt;&lt;api.adoc#limits,limits&gt;&gt;" in html
+    assert "<script>" not in html and "&lt;script&gt;" in html

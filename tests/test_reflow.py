@@ -283,3 +283,61 @@ def test_no_word_is_lost_or_moved_and_code_is_kept_as_written(source: list[str])
     for line, row in enumerate(rows):  # a source line is found where its words are shown
         if lines[line].split() and line not in titles:
             assert lines[line].split()[0] in shown_lines[row].split()
+
+
+ADOC_LINES = st.sampled_from(
+    [
+        "",
+        "Some words here",
+        "= Title",
+        "== Section ==",
+        "Legacy",
+        "------",
+        "----",
+        "....",
+        "====",
+        "--",
+        "[source,python]",
+        "[[anchor]]",
+        ":attr: value",
+        "// comment",
+        "  indented literal",
+        "* item",
+        ". step",
+        "Term:: definition",
+        "|===",
+        "| cell",
+        ".Block title",
+        "Hard +",
+        "+",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(ADOC_LINES, st.text(" ab=-.:[]/+*|\t", max_size=12)), max_size=40))
+def test_asciidoc_blocks_cover_the_lines_and_keep_every_word_but_title_marks(
+    source: list[str],
+) -> None:
+    text = "\n".join(source)
+    lines = text.split("\n")
+    blocks = display_blocks(text, "asciidoc")
+    assert blocks[0].start == 0 and blocks[-1].end == len(lines)
+    for before, after in itertools.pairwise(blocks):
+        assert before.end == after.start
+    for block in blocks:
+        assert block.start < block.end
+        if block.kind != "heading":
+            shown = " ".join(block.lines).split()
+            assert shown == " ".join(lines[block.start : block.end]).split()
+    rows = [shown_line(blocks, line) for line in range(len(lines))]
+    assert rows == sorted(rows)
+
+
+def test_asciidoc_code_is_kept_as_written() -> None:
+    text = "= Title\n\nSome\nprose.\n\n----\n  def f():\n      return 1\n\nafter blank\n----\n"
+    assert kinds(display_blocks(text, "asciidoc")) == [
+        ("heading", ("Title",)),
+        ("prose", ("Some prose.",)),
+        ("verbatim", ("", "----", "  def f():", "      return 1", "", "after blank", "----", "")),
+    ]

@@ -566,6 +566,31 @@ async def test_roles_read_as_in_rendered_docs_and_code_stays_as_written(
         )
 
 
+@anyio
+async def test_an_asciidoc_document_reads_with_its_titles_and_its_code_as_written(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "p"
+    (root / ".catdoc").mkdir(parents=True)
+    model = "categories:\n- id: c\n  name: C\n  objects:\n  - id: doc\n    path: doc.adoc\n"
+    (root / ".catdoc" / "category.yaml").write_text(model, encoding="utf-8")
+    (root / "doc.adoc").write_text(
+        "= Payment Service\n:author: Ada\n\n== Overview\n\nA paragraph cut\nacross lines.\n\n"
+        "[source,python]\n----\ndef pay():\n    return 1\n----\n",
+        encoding="utf-8",
+    )
+    app = make_app(root)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.browser.show(Ref("object", "doc"))
+        await pilot.pause()
+        plain = app.browser.query_one("#doc-text", Static).content.plain
+        assert "Payment Service\n" in plain and "= Payment" not in plain
+        assert "Overview\n" in plain and "== " not in plain
+        assert "A paragraph cut across lines." in plain
+        assert "----\ndef pay():\n    return 1\n----" in plain
+
+
 def test_metadata_values_read_as_text_at_any_depth() -> None:
     from catdoc.tui.widgets.document import meta_line
 

@@ -1,5 +1,6 @@
 """Text to safe HTML: documents (Markdown with raw HTML off, reStructuredText with `raw` and file
-inclusion off and its HTML cleaned by nh3, anything else as escaped text) and search snippets
+inclusion off and its HTML cleaned by nh3, AsciiDoc as escaped text under its section titles,
+anything else as escaped text) and search snippets
 (their «marks» become <mark>). Nothing a document says can reach the page as markup:
 markdown-it escapes inline HTML and refuses `javascript:` links; nh3 keeps only harmless tags
 and attributes of docutils' output."""
@@ -16,6 +17,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from catdoc.documents import sniff_kind, split_front_matter
+from catdoc.markup import scan_asciidoc
 
 ROUTES = {
     "category": "categories",
@@ -117,6 +119,24 @@ def _rst_html(body: str, links: Links) -> str | None:
     )
 
 
+def _asciidoc_html(body: str) -> Markup:
+    """AsciiDoc as its section titles (headings) and, between them, its text as written: no
+    AsciiDoc renderer is at hand, and escaped text says nothing the document does not."""
+    lines = body.split("\n")
+    parts: list[Markup] = []
+    start = 0
+    for heading in [*scan_asciidoc(lines).headings, None]:
+        end = heading.first if heading is not None else len(lines)
+        text = "\n".join(lines[start:end]).strip("\n")
+        if text.strip():
+            parts.append(Markup('<pre class="document-text">') + escape(text) + Markup("</pre>"))
+        if heading is not None:
+            tag = f"h{min(heading.level, 6)}"
+            parts.append(Markup(f"<{tag}>") + escape(heading.title) + Markup(f"</{tag}>"))
+            start = heading.last + 1
+    return Markup("\n").join(parts)
+
+
 def document_html(
     text: str, path: str | None, page_of: Callable[[str], str | None] = lambda path: None
 ) -> Markup:
@@ -129,6 +149,8 @@ def document_html(
         return Markup(_markdown_html(body, links))
     if kind == "rst" and (html := _rst_html(body, links)) is not None:
         return Markup(html)
+    if kind == "asciidoc":
+        return _asciidoc_html(body)
     return Markup('<pre class="document-text">') + escape(body) + Markup("</pre>")
 
 

@@ -20,7 +20,7 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.markdown import MarkdownBlock
 from textual.widgets.option_list import Option
 
-from catdoc.documents import sniff_kind, split_front_matter
+from catdoc.documents import Kind, sniff_kind, split_front_matter
 from catdoc.errors import CatDocError
 from catdoc.inline import read_inline
 from catdoc.project import resolve_inside
@@ -340,20 +340,24 @@ class DocumentView(Vertical):
         y = text.virtual_region.y + text.gutter.top + rows
         self.query_one("#doc-body", VerticalScroll).scroll_to(y=y, animate=False)
 
-    def _show_text(self, content: str) -> list[tuple[Text, int]]:
-        """A reST or plain-text document as it reads (`catdoc.reflow`): prose paragraphs one
-        line each with their hang, for the pane to wrap, and section titles as headings, both
-        with their roles and inline literals as they read (`catdoc.inline`); the rest line for
-        line as written."""
-        self._blocks = display_blocks(visible(content, lines=True))
+    def _show_text(self, content: str, kind: Kind) -> list[tuple[Text, int]]:
+        """A reST, AsciiDoc or plain-text document as it reads (`catdoc.reflow`): prose
+        paragraphs one line each with their hang, for the pane to wrap, and section titles as
+        headings, both (but in AsciiDoc) with their roles and inline literals as they read
+        (`catdoc.inline`); the rest line for line as written."""
+        self._blocks = display_blocks(visible(content, lines=True), kind)
         lines: list[tuple[Text, int]] = []
         for block in self._blocks:
             if block.kind == "verbatim":
                 lines += [(Text(line), 0) for line in block.lines]
                 continue
             (line,) = block.lines
+            style = HEADING_STYLE if block.kind == "heading" else ""
+            if kind == "asciidoc":  # reST's roles and literals are no markup there
+                lines.append((Text(line, style), block.hang))
+                continue
             inline = read_inline(line[block.hang :])  # what precedes the hang holds no markup
-            text = Text(line[: block.hang], HEADING_STYLE if block.kind == "heading" else "")
+            text = Text(line[: block.hang], style)
             text.append(inline.text)
             for start, end in inline.code:
                 text.stylize(CODE_STYLE, block.hang + start, block.hang + end)
@@ -414,7 +418,8 @@ class DocumentView(Vertical):
                 content += (
                     f"\n\n… cut at {len(obj.content):,} of {obj.content_length:,} characters."
                 )
-            if obj.path and sniff_kind(obj.path, content) == "markdown":
+            kind = sniff_kind(obj.path, content) if obj.path else "text"
+            if kind == "markdown":
                 front = split_front_matter(content)
                 body = front.body if front.error is None else f"> {front.error}\n\n{front.body}"
                 self._first_line = front.body_start_line - body.count(
@@ -422,7 +427,7 @@ class DocumentView(Vertical):
                 )
                 self._fill(title, meta, body_title, markdown=body)
             else:
-                self._fill(title, meta, body_title, lines=self._show_text(content))
+                self._fill(title, meta, body_title, lines=self._show_text(content, kind))
         try:
             marks = self.service.suspect_marks(obj.id)
         except CatDocError:  # an unreadable reviews.yaml: the validation screen says why
