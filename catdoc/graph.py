@@ -415,10 +415,12 @@ def _dot(data: r.GraphData) -> str:
             lines.append(f"    {_dot_id(node.id)} [label={_dot_str(node.label)}];")
         lines.append("  }")
     for edge in data.edges:
-        style = ", style=dashed" if edge.type == "functor" else ""
+        # A morphism's id is unique, and goes into the SVG Graphviz draws; a functor hop's
+        # `F:a` may equal another edge's, so it is left out rather than written twice.
+        extra = ", style=dashed" if edge.type == "functor" else f", id={_dot_id(edge.id)}"
         lines.append(
             f"  {_dot_id(edge.source)} -> {_dot_id(edge.target)} "
-            f"[label={_dot_str(edge.label)}, id={_dot_str(edge.id)}{style}];"
+            f"[label={_dot_str(edge.label)}{extra}];"
         )
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -168,6 +168,8 @@ class CatDocMCPServer(MCPServer):
                         )
                     )
                 data = adapter.dump_python(result, mode="json", by_alias=True)
+                if isinstance(data, dict) and isinstance(data.get("message"), str):
+                    data["message"] = self.speak(data["message"])  # the core speaks CLI
                 return CallToolResult(
                     content=[TextContent(type="text", text=_json(data))], structured_content=data
                 )

@@ -12,7 +12,7 @@ from pydantic import Field
 from catdoc import results as r
 from catdoc.edit import EditResult
 from catdoc.mcp_write_tools import ExpectedVersion
-from catdoc.paging import MAX_LIMIT
+from catdoc.paging import MAX_LIMIT, MAX_OFFSET
 from catdoc.service import CatDoc
 from catdoc.service_suspects import DEFAULT_SUSPECTS
 
@@ -52,14 +52,15 @@ def register_suspect_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         limit: Annotated[
             int, Field(ge=1, le=MAX_LIMIT, description="Links returned (totals count all).")
         ] = DEFAULT_SUSPECTS,
-        offset: Annotated[int, Field(ge=0, description="Links skipped (paging).")] = 0,
+        offset: Annotated[
+            int,
+            Field(ge=0, le=MAX_OFFSET, description=f"Links skipped (paging), 0–{MAX_OFFSET}."),
+        ] = 0,
         includeDiffs: Annotated[
             bool, Field(description="Attach the diff of each changed document (from git).")
         ] = True,
     ) -> r.SuspectReport:
-        report = svc.suspects(category, limit=limit, offset=offset, diffs=includeDiffs)
-        report.message = report.message and server.speak(report.message)
-        return report
+        return svc.suspects(category, limit=limit, offset=offset, diffs=includeDiffs)
 
     @server.catdoc_tool(
         name="catdoc_review",

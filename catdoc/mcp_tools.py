@@ -109,7 +109,12 @@ MemberLimit = Annotated[
     ),
 ]
 MemberOffset = Annotated[
-    int, Field(ge=0, description="Entries to skip in each member list (paging).")
+    int,
+    Field(
+        ge=0,
+        le=MAX_OFFSET,
+        description=f"Entries to skip in each member list (paging), 0–{MAX_OFFSET}.",
+    ),
 ]
 
 
@@ -491,10 +496,15 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         "of F's target category, or is referred to by b's document (a design or test citing "
         "its requirement), gives F(a) = b, ranked by how many references support it, with "
         "their path:line; two categories with references across but no functor either way "
-        "give one proposed functor with its mapping. Use "
-        "it after catdoc_import_document or when catdoc_validate reports FUN_OBJECT_UNMAPPED. "
-        "It changes nothing: apply a suggestion with catdoc_set_mapping (and "
-        "catdoc_upsert_functor for a new functor) or the `catdoc` command it carries.",
+        "give one proposed functor with its mapping. Use it after an import or when "
+        "catdoc_validate reports FUN_OBJECT_UNMAPPED. It changes nothing: "
+        + (
+            "apply a suggestion with catdoc_set_mapping (and catdoc_upsert_functor for a new "
+            "functor) or the `catdoc` command it carries."
+            if server.writes_allowed
+            else "this server is read-only, so a suggestion is applied on the command line "
+            "with the `catdoc` command it carries."
+        ),
     )
     def catdoc_suggest_mappings(
         functorId: Annotated[
@@ -649,9 +659,7 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         "layers are connected. For one functor's mapping use catdoc_show_functor.",
     )
     def catdoc_list_functors(limit: Limit = 50, offset: Offset = 0) -> r.FunctorPage:
-        page = svc.functor_page(limit=limit, offset=offset)
-        page.message = page.message and server.speak(page.message)
-        return page
+        return svc.functor_page(limit=limit, offset=offset)
 
     @tool(
         name="catdoc_show_functor",
@@ -684,9 +692,7 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
     def catdoc_list_natural_transformations(
         limit: Limit = 50, offset: Offset = 0
     ) -> r.NaturalTransformationPage:
-        page = svc.natural_transformation_page(limit=limit, offset=offset)
-        page.message = page.message and server.speak(page.message)
-        return page
+        return svc.natural_transformation_page(limit=limit, offset=offset)
 
     @tool(
         name="catdoc_show_natural_transformation",

@@ -245,6 +245,10 @@ class GraphNode(Result):
 
 
 class GraphEdge(Result):
+    """A morphism (`id` is its id) or a functor hop (`id` is `F:a` for functor F at object a).
+    Ids are free text, so a hop's `F:a` can equal a morphism's id or another hop's: an edge is
+    named by its `type`, `id` and `source` together."""
+
     id: str
     source: str
     target: str

@@ -295,8 +295,8 @@ def _empty_categories(
 ) -> str:
     if existing == 0:
         return (
-            "The project has no categories yet: import documents (catdoc_import_document, "
-            "`catdoc import`) or add categories to .catdoc/category.yaml."
+            "The project has no categories yet: import documents (`catdoc import PATH`) or add "
+            "categories to .catdoc/category.yaml."
         )
     if total and offset >= total:
         return f"offset {offset} is past the last of {total} matching categories: page from 0."
@@ -332,8 +332,8 @@ def _summary_message(counts: r.SummaryCounts, facts: IndexFacts) -> str | None:
     not documents because their file cannot be read."""
     if counts.objects == 0:
         return (
-            "The project has no objects yet: import documents (catdoc_import_document, "
-            "`catdoc import`) to fill the index."
+            "The project has no objects yet: import documents (`catdoc import PATH`) to fill "
+            "the index."
         )
     said: list[str] = []
     if counts.documents == 0 and counts.unreadable < counts.objects:

@@ -271,7 +271,7 @@ def _listing(clustering: Clustering) -> r.ClusterList:
     if not clustering.documents:
         message = (
             "The project has no documents, so there are no clusters: import some with "
-            "`catdoc import PATH` (MCP: catdoc_import_document)."
+            "`catdoc import PATH`."
         )
     elif not total:
         message = (

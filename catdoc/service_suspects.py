@@ -138,8 +138,7 @@ class SuspectOperations(ServiceBase):
             raise CatDocError(
                 VALIDATION_ERROR,
                 "Name the links to review, or ask for all of them — exactly one of the two.",
-                "`catdoc review morphism:ID …` or `catdoc review --all` (MCP: catdoc_review "
-                "with ids or all: true).",
+                "`catdoc review morphism:ID …` or `catdoc review --all`.",
             )
         reviewer = by if by is not None else default_reviewer(self.project().root)
         subject = ids[0] if ids and len(ids) == 1 else None

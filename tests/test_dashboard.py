@@ -14,12 +14,13 @@ from dashboard_project import make_dashboard_project
 from mcp import Client
 from starlette.testclient import TestClient
 
+from catdoc import results as r
 from catdoc.errors import IO_ERROR, CatDocError
 from catdoc.mcp_server import build_server
 from catdoc.service import CatDoc
 from catdoc.web.activity import ActivityLog
 from catdoc.web.app import create_app
-from catdoc.web.graphs import MAX_NODES
+from catdoc.web.graphs import MAX_NODES, graph_drawing
 from catdoc.web.server import open_dashboard, open_socket
 
 PORT = 8000
@@ -100,6 +101,24 @@ def test_graph_drawings_are_bounded(tmp_path: Path) -> None:
     assert f"{MAX_NODES} nodes" in page and f"101–{100 + MAX_NODES} of 250" in page
     obj = svc.list_objects(limit=1).items[0]
     assert client.get(f"/objects/{obj.id}").status_code == 200
+
+
+def test_drawn_elements_have_ids_of_their_own() -> None:
+    """Entity ids are free text: an object `e:m` beside a morphism `m`, or two functor hops
+    named `a:b:c` (functor `a` at `b:c`, functor `a:b` at `c`), are all drawn, each element
+    with an id Cytoscape has not seen (it refuses a second element with one id)."""
+    nodes = [r.GraphNode(id=i, label=i, type="object") for i in ("e:m", "b:c", "c", "x")]
+    edges = [
+        r.GraphEdge(id="m", source="e:m", target="x", label="m"),
+        r.GraphEdge(id="a:b:c", source="b:c", target="x", label="a", type="functor"),
+        r.GraphEdge(id="a:b:c", source="c", target="x", label="a:b", type="functor"),
+    ]
+    elements = graph_drawing(r.GraphData(nodes=nodes, edges=edges)).elements()
+    ids = [element["data"]["id"] for element in elements]
+    assert len(ids) == 7 and len(set(ids)) == 7
+    node_id = {e["data"]["title"]: e["data"]["id"] for e in elements if "source" not in e["data"]}
+    drawn = {(e["data"]["source"], e["data"]["title"]) for e in elements if "source" in e["data"]}
+    assert drawn == {(node_id["e:m"], "m"), (node_id["b:c"], "a"), (node_id["c"], "a:b")}
 
 
 def test_ports_given_configured_or_free(root: Path) -> None:

@@ -12,6 +12,7 @@ from mcp import Client
 from mcp_project import data_of, error_of
 
 from catdoc.mcp_chain_tools import CHAIN_TOOLS
+from catdoc.mcp_hints import speak_mcp
 from catdoc.mcp_server import build_server
 from catdoc.service import CatDoc
 
@@ -54,9 +55,11 @@ async def test_the_chain_of_a_specification(client: Client, example_copy: Path) 
         ("req-checkout", "up", 1),
     ]
     assert requirements[1]["path"]["hops"][0]["kind"] == "functor"
-    assert data == CatDoc(example_copy).chain("spec-checkout-api", per_group=50).model_dump(
-        mode="json", by_alias=True
-    )
+    core = CatDoc(example_copy).chain("spec-checkout-api", per_group=50)
+    assert data == core.model_dump(mode="json", by_alias=True) | {
+        "message": speak_mcp(core.message)  # the core's CLI words, with the tool named
+    }
+    assert "(MCP: catdoc_review)" in data["message"]
 
 
 async def test_depth_and_per_category_bound_the_answer(client: Client) -> None:

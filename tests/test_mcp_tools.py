@@ -22,6 +22,7 @@ from catdoc.mcp_impact_tools import IMPACT_TOOLS
 from catdoc.mcp_server import build_server
 from catdoc.mcp_suspect_tools import SUSPECT_TOOLS
 from catdoc.mcp_write_tools import WRITE_TOOLS
+from catdoc.paging import MAX_OFFSET
 from catdoc.service import CatDoc
 
 pytestmark = pytest.mark.anyio
@@ -348,6 +349,10 @@ async def test_lists_every_tool_with_schemas_and_annotations(client: Client) -> 
         | set(CHAIN_TOOLS)
         | set(SUSPECT_TOOLS)
     )
+    for name, tool in tools.items():  # every offset's schema names the bound the core keeps
+        for arg, schema in tool.input_schema.get("properties", {}).items():
+            if arg.lower().endswith("offset"):
+                assert schema.get("maximum") == MAX_OFFSET, f"{name}.{arg} has no maximum"
     tools = {name: tool for name, tool in tools.items() if name in TOOLS}
     for name, tool in tools.items():
         assert "use" in tool.description.lower() and "catdoc_" in tool.description, name
@@ -538,6 +543,27 @@ async def test_an_empty_list_of_functors_says_how_to_add_one(tmp_path: Path) -> 
     said = functors["message"]
     assert "catdoc_upsert_functor" not in said
     assert "--to CATEGORY` (run on the command line: this MCP server is read-only" in said
+
+
+async def test_a_read_only_server_never_names_a_tool_it_does_not_serve(tmp_path: Path) -> None:
+    """The core's texts name CLI commands; each face says them in its words: a writing server
+    adds the tool, a read-only one sends the client to the command line, in messages and in
+    tool descriptions alike."""
+    CatDoc.init(tmp_path, bare=True)
+    async with Client(build_server(CatDoc(tmp_path))) as client:
+        empty = data_of(await client.call_tool("catdoc_list_categories", {}))
+        assert "`catdoc import PATH` (MCP: catdoc_import_document)" in empty["message"]
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert "catdoc_set_mapping" in tools["catdoc_suggest_mappings"].description
+    async with Client(build_server(CatDoc(tmp_path), read_only=True)) as client:
+        empty = data_of(await client.call_tool("catdoc_list_categories", {}))
+        summary = data_of(await client.call_tool("catdoc_index_summary", {}))
+        tools = (await client.list_tools()).tools
+    left_out = {*WRITE_TOOLS, "catdoc_init", "catdoc_import_document", "catdoc_review"}
+    for said in (empty["message"], summary["message"], *(tool.description for tool in tools)):
+        assert said and not any(name in said for name in left_out), said
+    assert "`catdoc import PATH` (run on the command line" in empty["message"]
+    assert "command line" in {t.name: t for t in tools}["catdoc_suggest_mappings"].description
 
 
 def test_readme_documents_every_tool() -> None:

@@ -273,7 +273,11 @@ async def test_document_edits_are_noticed(traceability: Path) -> None:
         app.open(Ref("object", "req-cart"))
         await pilot.pause()
         rewrite(traceability / "docs/requirements/cart.md", "# Shopping cart", "# Basket")
-        await pilot.pause(0.3)
+        # Watch ticks until the edit shows; a loaded machine may need several.
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if "# Basket" in app.browser.query_one("#doc-markdown", Markdown).source:
+                break
         assert "# Basket" in app.browser.query_one("#doc-markdown", Markdown).source
 
 

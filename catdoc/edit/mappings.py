@@ -41,7 +41,7 @@ class MappingOperations(EditBase):
                 raise CatDocError(
                     code,
                     f"Category {cat!r} does not exist.",
-                    "Create it first (catdoc_upsert_category), or use an existing category id.",
+                    "Create it first (`catdoc add category ID`), or use an existing category id.",
                     closest(cat, self._index.category_file),
                 )
         if not exists:
@@ -188,7 +188,7 @@ class MappingOperations(EditBase):
                 raise CatDocError(
                     code,
                     f"Functor {fun!r} does not exist.",
-                    "Create it first (catdoc_upsert_functor), or use an existing functor id.",
+                    "Create it first (`catdoc add functor ID`), or use an existing functor id.",
                     closest(fun, self._index.functors),
                 )
         if self._index.functors[source_functor] != self._index.functors[target_functor]:

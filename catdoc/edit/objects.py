@@ -286,7 +286,7 @@ class ObjectOperations(EditBase):
                     f"Morphism {source} → {target}: object {end!r} {where}; a morphism joins "
                     f"two objects of one category ({category_id!r}).",
                     "Link documents of different categories with a functor mapping "
-                    "(catdoc_set_mapping / `catdoc map`), or add the object to this category.",
+                    "(`catdoc map`), or add the object to this category.",
                     closest(end, self._index.object_category),
                 )
         meta = dict(metadata or {})

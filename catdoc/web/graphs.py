@@ -27,11 +27,14 @@ def _short(label: str) -> str:
 
 class Drawing:
     """Nodes and edges collected once each, at most `MAX_NODES` nodes (extra ones are dropped,
-    and their edges with them; `dropped` counts them)."""
+    and their edges with them; `dropped` counts them). Entity ids are free text, so an object
+    may be called `e:m1` and a morphism `m1`: Cytoscape, which refuses a second element with one
+    id, gets ids of our own (`n0`, `n1`, … and `e0`, `e1`, …), and edges are told apart by a
+    tuple of their parts, never by ids joined into one string."""
 
     def __init__(self) -> None:
         self.nodes: dict[str, Element] = {}
-        self.edges: dict[str, Element] = {}
+        self.edges: dict[tuple[str, ...], Element] = {}
         self.dropped = 0
 
     def node(self, ident: str, label: str, kind: str, *, href: str | None, role: str = "") -> bool:
@@ -40,16 +43,19 @@ class Drawing:
         if len(self.nodes) >= MAX_NODES:
             self.dropped += 1
             return False
-        data = {"id": ident, "label": _short(label), "title": label, "kind": kind}
-        data |= {"href": href, "role": role}
+        data = {"id": f"n{len(self.nodes)}", "label": _short(label), "title": label}
+        data |= {"kind": kind, "href": href, "role": role}
         self.nodes[ident] = {"data": data}
         return True
 
-    def edge(self, ident: str, source: str, target: str, label: str, kind: str) -> None:
-        if source in self.nodes and target in self.nodes and ident not in self.edges:
-            data = {"id": f"e:{ident}", "source": source, "target": target}
-            data |= {"label": _short(label), "title": label}
-            self.edges[ident] = {"data": {**data, "kind": kind}}
+    def edge(self, key: tuple[str, ...], source: str, target: str, label: str, kind: str) -> None:
+        """An edge between two drawn nodes, once per `key` (what names it in the model)."""
+        ends = self.nodes.get(source), self.nodes.get(target)
+        if ends[0] is None or ends[1] is None or key in self.edges:
+            return
+        data = {"id": f"e{len(self.edges)}", "source": ends[0]["data"]["id"]}
+        data |= {"target": ends[1]["data"]["id"], "label": _short(label), "title": label}
+        self.edges[key] = {"data": {**data, "kind": kind}}
 
     def elements(self) -> list[Element]:
         return [*self.nodes.values(), *self.edges.values()]
@@ -64,9 +70,11 @@ def categories_drawing(
         label = f"{cat.name}\n{cat.object_count} object{'' if cat.object_count == 1 else 's'}"
         drawing.node(cat.id, label, "category", href=entity_url("category", cat.id))
         if cat.parent:
-            drawing.edge(f"parent:{cat.id}", cat.id, cat.parent, "parent", "parent")
+            drawing.edge(("parent", cat.id), cat.id, cat.parent, "parent", "parent")
     for fun in functors:
-        drawing.edge(fun.id, fun.source_category, fun.target_category, fun.name, "functor")
+        drawing.edge(
+            ("functor", fun.id), fun.source_category, fun.target_category, fun.name, "functor"
+        )
     return drawing
 
 
@@ -76,7 +84,9 @@ def graph_drawing(data: r.GraphData) -> Drawing:
     for node in data.nodes:
         drawing.node(node.id, node.label, "object", href=entity_url("object", node.id))
     for edge in data.edges:
-        drawing.edge(edge.id, edge.source, edge.target, edge.label, edge.type)
+        drawing.edge(
+            (edge.type, edge.id, edge.source), edge.source, edge.target, edge.label, edge.type
+        )
     return drawing
 
 
@@ -87,10 +97,10 @@ def neighbourhood_drawing(detail: r.ObjectDetail, title: Callable[[str], str]) -
     for mor in [*detail.outgoing, *detail.incoming]:
         for end in (mor.source, mor.target):
             drawing.node(end, title(end), "object", href=entity_url("object", end))
-        drawing.edge(mor.id, mor.source, mor.target, mor.name, "morphism")
+        drawing.edge(("morphism", mor.id), mor.source, mor.target, mor.name, "morphism")
     for functor, image in detail.images.items():
         drawing.node(image, title(image), "object", href=entity_url("object", image))
-        drawing.edge(f"{functor}:{detail.id}", detail.id, image, functor, "functor")
+        drawing.edge(("functor", functor), detail.id, image, functor, "functor")
     return drawing
 
 
@@ -104,6 +114,6 @@ def trace_drawing(result: r.TraceResult, title: Callable[[str], str]) -> Drawing
         for ident in path.nodes:
             drawing.node(ident, title(ident), "object", href=entity_url("object", ident))
         for hop in path.hops:
-            key = f"{hop.kind}:{hop.id}:{hop.source}:{hop.target}"
+            key = (hop.kind, hop.id, hop.source, hop.target)
             drawing.edge(key, hop.source, hop.target, hop.label, hop.kind)
     return drawing
