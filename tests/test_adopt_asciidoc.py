@@ -260,6 +260,24 @@ def test_import_link_titles_metadata_and_references(tmp_path: Path) -> None:
     assert design.metadata == {"version": "1.2", "revremark": "First draft", "status": "draft"}
 
 
+def test_concepts_come_from_prose_never_from_listings_or_attributes(tmp_path: Path) -> None:
+    CatDoc.init(tmp_path, bare=True)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "ledger.adoc").write_text(
+        "= Ledger\n:toc: left\n\nSettlement batches close nightly.\n\n"
+        "[source,python]\n----\nreconcile vendor invoices()\n----\n\n"
+        "....\nquarantined refund tokens\n....\n\n  indented escrow ledger\n\n"
+        "[[audit-trail]]\n== Audit trail\n\nAuditors sample settlement batches.\n",
+        encoding="utf-8",
+    )
+    assert CliRunner().invoke(app, ["-C", str(tmp_path), "import", "docs"]).exit_code == 0
+    concepts = set(CatDoc(tmp_path).document_concepts()["ledger"])
+    assert "audit trail" in concepts
+    code = ("vendor", "invoic", "quarantin", "token", "escrow", "toc", "left")
+    assert not [key for key in concepts if any(word in key for word in code)], concepts
+
+
 # ---------------------------------------------------------------------------------- faces
 def test_reflow_joins_prose_and_keeps_code_and_structure_as_written() -> None:
     text = (

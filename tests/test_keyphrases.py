@@ -127,3 +127,18 @@ def test_candidates_grow_linearly_with_the_text(text: str, times: int) -> None:
     markup = ("\n\n", "::", "```", "~~~", ">>>", ".. ")
     if not any(mark in text for mark in markup):
         assert many == Counter({p: n * times for p, n in once.items()})
+
+
+def test_asciidoc_listings_literals_and_attribute_lines_are_not_prose() -> None:
+    passages = [
+        "= Payments\n:toc: left\n\nPayment retries happen after network failures.\n\n"
+        "[source,python]\n----\nexponential backoff helper\n\nstill the listing\n----\n",
+        "....\nliteral ledger entries\n....\n\n// a comment line\n\n  indented literal text"
+        "\n\nRefunds close after thirty days.\n",
+    ]
+    found = k.passage_phrases(passages, "asciidoc")
+    assert found == [
+        {"Payments": 1, "Payment retries happen": 1, "network failures": 1},
+        {"Refunds close": 1, "thirty days": 1},
+    ]
+    assert "exponential backoff helper" in k.passage_phrases(passages)[0]  # Markdown has none

@@ -34,6 +34,7 @@ from catdoc.progress import Progress, no_progress
 from catdoc.search import keyphrases
 
 if TYPE_CHECKING:
+    from catdoc.markup import Kind
     from catdoc.search.index import SearchIndex
     from catdoc.search.stemming import Stemmer
 
@@ -220,10 +221,10 @@ class Here:
             yield batch_rows(job, self.stemmer)
 
 
-def find_candidates(batch: Sequence[Sequence[str]], stemmer: Stemmer) -> Found:
-    """The candidates of a run of documents, given as each one's passages (they need no
-    index: a worker process that read the documents finds them)."""
-    found = [keyphrases.passage_phrases(passages) for passages in batch]
+def find_candidates(batch: Sequence[tuple[Sequence[str], Kind]], stemmer: Stemmer) -> Found:
+    """The candidates of a run of documents, given as each one's passages and markup (they
+    need no index: a worker process that read the documents finds them)."""
+    found = [keyphrases.passage_phrases(passages, kind) for passages, kind in batch]
     phrases = dict.fromkeys(p for each in found for counts in each for p in counts)
     learn_keys(stemmer, phrases)
     keys = {phrase: _keys[phrase] for phrase in phrases}

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from catdoc.errors import IO_ERROR, CatDocError
+from catdoc.markup import Kind
 from catdoc.progress import Progress, no_progress
 from catdoc.search import concept_store, keyphrases
 from catdoc.search.filters import Condition, path_matches
@@ -155,6 +156,8 @@ class DocRecord:
     error: str | None = None
     keywords: list[str] = field(default_factory=list)
     """Front-matter keywords: concepts of the document, like its tags."""
+    kind: Kind = "markdown"
+    """Its markup, which tells its prose from its code when concepts are found."""
 
 
 class Prepared(NamedTuple):
@@ -792,7 +795,7 @@ def prepare(records: Sequence[DocRecord], stemmer: Stemmer) -> PreparedBatch:
         text = (r.title, r.summary or "", " ; ".join(r.concepts), r.author or "", r.body)
         tag_keys = list(dict.fromkeys(t.casefold() for t in r.tags))
         out.append(Prepared(r.id, row, tag_keys, text, chunks, texts, r.tags, r.keywords))
-    passages = [[chunk.text for chunk in r.chunks] for r in records]
+    passages = [([chunk.text for chunk in r.chunks], r.kind) for r in records]
     return PreparedBatch(out, concept_store.find_candidates(passages, stemmer))
 
 

@@ -28,7 +28,9 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-EXTRACTOR_VERSION = 1
+from catdoc.markup import Kind, scan_asciidoc
+
+EXTRACTOR_VERSION = 2
 """Part of the search index's schema version: a change to what this module extracts (stop
 words, cuts, weights) must raise it, so every index is rebuilt with the new concepts instead of
 keeping the old ones for documents that did not change."""
@@ -185,15 +187,28 @@ BOUNDARY = "\x00"
 document, ASCII so the text keeps Python's fast one-byte form, and a token to `str.split`)."""
 
 
-def passage_phrases(passages: Sequence[str]) -> list[dict[str, int]]:
+def passage_phrases(passages: Sequence[str], kind: Kind = "markdown") -> list[dict[str, int]]:
     """Each passage's candidate phrases as written (words joined by one space), counted.
     The passages are one document's, in order; they are read as one text with a boundary
-    token between them, which costs less than reading each on its own."""
+    token between them, which costs less than reading each on its own. AsciiDoc has blocks of
+    its own (`----` listings, `....` literals, attribute lines), which its scanner knows; the
+    other kinds' code is found by `_Prose`."""
     if not passages:
         return []
     text = f"\n\n{BOUNDARY}\n\n".join(p.replace(BOUNDARY, " ") for p in passages)
-    found = _phrases(_Prose()(text))
+    found = _phrases(_asciidoc_prose(text) if kind == "asciidoc" else _Prose()(text))
     return found + [{} for _ in range(len(passages) - len(found))]
+
+
+def _asciidoc_prose(text: str) -> str:
+    """An AsciiDoc text with each line that is not prose (see `markup.scan_asciidoc`) emptied;
+    the boundaries between passages stay."""
+    lines = text.split("\n")
+    code = scan_asciidoc(lines).code
+    return "\n".join(
+        "" if is_code and line != BOUNDARY else line
+        for line, is_code in zip(lines, code, strict=True)
+    )
 
 
 def _phrases(text: str) -> list[dict[str, int]]:

@@ -86,4 +86,5 @@ def read_record(root: Path, doc: Pending, resolve: Callable[[str], Path]) -> Doc
         chunks=chunks,
         error=error,
         keywords=front_keywords(front.meta),
+        kind=kind,
     )
