@@ -93,7 +93,8 @@ def graph_nodes(page: Any) -> int:
 def click_node(page: Any, node_id: str) -> None:
     """Click a graph node with the mouse, where Cytoscape drew it."""
     x, y = page.evaluate(
-        "(id) => { const p = window.cy.getElementById(id).renderedPosition();"
+        "(id) => { const p = window.cy.nodes().filter(n => n.data('entity') === id)"
+        "[0].renderedPosition();"
         " const box = document.getElementById('graph').getBoundingClientRect();"
         " return [box.left + p.x, box.top + p.y]; }",
         node_id,
@@ -253,7 +254,8 @@ def test_long_words_wrap_and_graph_labels_are_cut(browser: Any, tmp_path: Path) 
                 assert page.evaluate("window.cy.zoom()") >= 0.5, path
                 labels = page.evaluate("window.cy.elements().map(e => e.data('label'))")
                 assert all(len(label) < 100 for label in labels), path
-        assert page.evaluate("window.cy.getElementById('a').data('title')") == LONG
+        title = "window.cy.nodes().filter(n => n.data('entity') === 'a')[0].data('title')"
+        assert page.evaluate(title) == LONG
     finally:
         context.close()
         board.stop()

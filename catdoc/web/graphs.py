@@ -28,9 +28,10 @@ def _short(label: str) -> str:
 class Drawing:
     """Nodes and edges collected once each, at most `MAX_NODES` nodes (extra ones are dropped,
     and their edges with them; `dropped` counts them). Entity ids are free text, so an object
-    may be called `e:m1` and a morphism `m1`: Cytoscape, which refuses a second element with one
-    id, gets ids of our own (`n0`, `n1`, … and `e0`, `e1`, …), and edges are told apart by a
-    tuple of their parts, never by ids joined into one string."""
+    may be called `e:m1` and a morphism `m1`: Cytoscape, which drops a second element with one
+    id, gets ids of our own (`n0`, `n1`, … and `e0`, `e1`, …; a node's `entity` is the id it
+    stands for), and edges are told apart by a tuple of their parts, never by ids joined into
+    one string."""
 
     def __init__(self) -> None:
         self.nodes: dict[str, Element] = {}
@@ -43,8 +44,8 @@ class Drawing:
         if len(self.nodes) >= MAX_NODES:
             self.dropped += 1
             return False
-        data = {"id": f"n{len(self.nodes)}", "label": _short(label), "title": label}
-        data |= {"kind": kind, "href": href, "role": role}
+        data = {"id": f"n{len(self.nodes)}", "entity": ident, "label": _short(label)}
+        data |= {"title": label, "kind": kind, "href": href, "role": role}
         self.nodes[ident] = {"data": data}
         return True
 
