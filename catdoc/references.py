@@ -17,6 +17,7 @@ from catdoc.documents import (
     DOCUMENT_SUFFIXES,
     Kind,
     Reference,
+    kind_of,
     labels_of,
     may_define_labels,
     normalize_label,
@@ -116,7 +117,11 @@ class Resolver:
         if ref.kind == "object":
             return {ref.target} if ref.target in self.ids else set()
         if ref.kind == "link":
-            return _some(self._path(_joined(posixpath.dirname(source_path), ref.target, "")))
+            hit = self._path(_joined(posixpath.dirname(source_path), ref.target, ""))
+            if hit is None and kind_of(source_path) == "markdown":
+                # MyST reads a link that names no document as a reference target: a label
+                return self.labels.get(normalize_label(ref.target), set())
+            return _some(hit)
         if ref.kind == "wiki":
             if ref.target in self.ids:
                 return {ref.target}
@@ -127,9 +132,7 @@ class Resolver:
         rule = rules.get(ref.role or "")
         target = ref.target.strip()
         if rule == "path":
-            return _some(
-                self._path(_joined(posixpath.dirname(source_path), target, self.docs_root))
-            )
+            return _some(self._path(_doc_joined(source_path, target, self.docs_root)))
         if rule == "label":
             return self.labels.get(normalize_label(target), set())
         if rule is None:
@@ -171,6 +174,22 @@ def _joined(folder: str, target: str, docs_root: str) -> str | None:
     )
     norm = posixpath.normpath(joined)
     return None if norm == ".." or norm.startswith("../") else norm
+
+
+def _doc_joined(source_path: str, target: str, docs_root: str) -> str | None:
+    """A `:doc:` target as a project-relative path, the way Sphinx joins document names: a
+    leading `/` starts at the docs root, and `..` stops there (Sphinx resolves
+    `../topics/x` in a document at the root to `topics/x`). A source outside the docs root
+    joins its own folder as links do."""
+    folder = posixpath.dirname(source_path)
+    inside = posixpath.relpath(folder or ".", docs_root)
+    if target.startswith("/") or inside == ".." or inside.startswith("../"):
+        return _joined(folder, target, docs_root)
+    name = target.split("#", 1)[0].split("?", 1)[0]
+    if not name:
+        return None
+    within = posixpath.normpath(posixpath.join("/", inside, name)).lstrip("/")
+    return posixpath.normpath(posixpath.join(docs_root, within)) if within else None
 
 
 def sole(found: set[str]) -> str | None:

@@ -49,6 +49,7 @@ no later opener looks for it again.
 
 from __future__ import annotations
 
+import html
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Collection
@@ -107,6 +108,13 @@ _ATTR = r"""(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'}]+))"""
 _ATTR_BLOCK = re.compile(r"\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}")
 """An attribute list (`## Title { #anchor .class }`, `{: #id }`: Python-Markdown's attr_list,
 Pandoc, kramdown, MyST): it names the element's own anchor, it refers to nothing."""
+_HTML_TAG = re.compile(
+    r"""<([A-Za-z][\w-]*+)(?=[\s/>])(?:[^<>"']++|"[^"<>\n]*+"|'[^'<>\n]*+')*+>"""
+)
+_HTML_HREF = re.compile(r"""\shref[ \t]*=[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'<>=`]+))""", re.I)
+"""An HTML start tag in Markdown (`<a href="#anchor">`, `<img alt="@x">`): its attributes are
+no mentions, and an `<a>` tag's `href` is a link like `[text](href)`. No part of it crosses a
+`<`, so each `<` starts one scan that ends at the next: linear on any line."""
 _DECORATOR = re.compile(r"[ \t]*@[A-Za-z_][\w.]*(?:[ \t]*\(.*|[ \t]*(?:#.*)?)$")
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]")
 _MYST_ROLE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}\Z")
@@ -282,6 +290,8 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
                 line = _WIKI.sub(partial(_wiki, found=found, line=number), line)
             if "](" in line:
                 line = _LINK.sub(partial(_link, found=found, line=number), line)
+        if not strict and "<" in line:
+            line = _HTML_TAG.sub(partial(_html_tag, found=found, line=number), line)
         if ":" in line or "www." in line:
             line = _URL.sub(_blank, line)
         if not strict and "{" in line:
@@ -604,6 +614,17 @@ def _wiki(match: re.Match[str], found: list[_Found], line: int) -> str:
     if target and not match.group(1):
         found.append(_Found(Reference("wiki", target, line)))
     return " " * len(match.group())
+
+
+def _html_tag(match: re.Match[str], found: list[_Found], line: int) -> str:
+    """An HTML start tag, blanked; an `<a href>`'s document link is added."""
+    tag = match.group()
+    if match.group(1).lower() == "a":
+        href = _HTML_HREF.search(tag)
+        target = _link_target(next(g for g in href.groups() if g is not None)) if href else None
+        if target:
+            found.append(_Found(Reference("link", html.unescape(target), line)))
+    return " " * len(tag)
 
 
 def _link(match: re.Match[str], found: list[_Found], line: int) -> str:

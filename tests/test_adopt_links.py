@@ -247,6 +247,35 @@ def test_a_ref_to_a_directive_name_links_its_document(bare: CatDoc, tmp_path: Pa
     assert "intro-ref-figures" in result.morphisms_created
 
 
+def test_a_myst_link_that_names_no_document_names_a_label(bare: CatDoc, tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "md/caching.md": "(wheel-caching)=\n# Caching\n\nWheels are kept.\n",
+            "md/build.md": "# Build\n\nWheels can be [cached](wheel-caching), see [it](caching).\n",
+            "md/other.rst": "Other\n=====\n\nNot `a label <wheel-caching>`_ in reST.\n",
+        },
+    )
+    got = statuses(bare.import_documents(["md"], link=True, category="md"))
+    assert got[("build", None, "wheel-caching")] == "linked"  # MyST: a label
+    assert got[("build", None, "caching")] == "linked"  # a document comes first
+    assert got[("other", None, "wheel-caching")] == "unresolved"  # docutils: a relative URL
+
+
+def test_doc_paths_stop_at_the_docs_root_as_in_sphinx(bare: CatDoc, tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "docs/guide.rst": "Guide\n=====\n\nSee :doc:`../guide/install` and :doc:`../../x`.\n",
+            "docs/topics/deep.rst": "Deep\n====\n\nBack to :doc:`../../../guide`.\n",
+        },
+    )
+    got = statuses(bare.import_documents(["docs"], link=True, category="manual"))
+    assert got[("guide", "doc", "../guide/install")] == "linked"  # docs/guide/install.rst
+    assert got[("guide", "doc", "../../x")] == "unresolved"
+    assert got[("deep", "doc", "../../../guide")] == "linked"  # docs/guide.rst
+
+
 def test_a_reference_that_names_several_documents_is_ambiguous(
     bare: CatDoc, tmp_path: Path
 ) -> None:

@@ -331,6 +331,30 @@ def test_markdown_gets_myst_roles_and_keeps_its_rules() -> None:
     ]
 
 
+def test_markdown_html_tags_hold_links_and_no_mentions() -> None:
+    text = (
+        "See <a href=\"#survey-1\">the survey</a>, <A HREF='../guide.md#part'>the guide</A>,\n"
+        '<a title="@not-1" href="https://x.org/a.md">out</a> <img alt="@pic-2" src="p.png">\n'
+        '<span class="note">#real-3 and @real-4</span> but 3 <b and c> @real-5.\n'
+        '<a href="caf&eacute;.md">x</a> <a name="#anchor-6"></a>\n'
+    )
+    assert refs(text, "markdown") == [
+        ("link", "../guide.md", 1, None),
+        ("object", "real-4", 3, None),
+        ("object", "real-5", 3, None),
+        ("morphism", "real-3", 3, None),
+        ("link", "café.md", 4, None),
+    ]
+    # reST and plain text have no HTML: their mentions are read as ever
+    assert mentions('<a href="x">@req-1</a>') == ["req-1"]
+
+
+@pytest.mark.parametrize("bad", ['<a "', "<a href='", '<a b="c" ', "<a <", "<a " + "x" * 64])
+def test_unclosed_html_tags_are_read_in_linear_time(bad: str) -> None:
+    text = "@req-1 " + bad * 50_000 + "\n"
+    assert mentions(text, "markdown") == ["req-1"]
+
+
 # ---------------------------------------------------------------------------------- labels
 def test_labels() -> None:
     text = (
