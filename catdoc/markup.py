@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
@@ -171,12 +172,12 @@ def scan_markdown(lines: list[str]) -> Structure:
         if indent < 4 and stripped[0] == "#":
             match = _ATX.match(stripped)
             if match:
-                title = (match.group(2) or "").strip()
+                title = plain_markdown(match.group(2) or "")
                 scan.headings.append(Heading(i, i, len(match.group(1)), title))
                 prev_para = False
                 continue
         if indent < 4 and prev_para and stripped[0] in "=-" and _SETEXT.match(stripped):
-            title = lines[i - 1].strip()
+            title = plain_markdown(lines[i - 1])
             scan.headings.append(Heading(i - 1, i, 1 if stripped[0] == "=" else 2, title))
             prev_para = False
             continue
@@ -296,6 +297,55 @@ def _option_indent(scan: Structure, i: int, line: str, option_at: int | None) ->
     if lead.startswith(":name:") and lead[6:].strip():
         scan.names.append((i, lead[6:].strip()))
     return indent
+
+
+_MD_TITLE_MARKUP = re.compile(
+    r"\{[A-Za-z][\w:+.-]{0,63}\}`([^`\n]{1,300})`"  # a MyST role: its text
+    r"|(`{1,8}+)(?!`)([^\n]{1,300}?)(?<!`)\2(?!`)"  # a code span: its text
+    r"|!?\[((?:[^\[\]\n]|\[[^\[\]\n]{0,300}\]){0,300})\]"  # a link, an image: their text
+    r"(?:\([^()\n]{0,300}\)|\[[^\[\]\n]{0,300}\])"
+    r"|(?<![\w\\])(\*\*|__|\*|_)(?=\S)([^\n]{1,300}?)(?<=\S)(?<!\\)\5(?!\w)"  # emphasis
+    r"|\\([!-/:-@\[-`{-~])"  # an escaped character: itself
+)
+_MD_TITLE_ATTRS = re.compile(r"[ \t]+\{[ \t]*[#.:][^{}\n]*\}[ \t]*$")
+_MD_TITLE_MAX = 2000
+"""Longer headings are taken as written: every span of markup is bounded, so this bounds the
+work on a line written to be slow."""
+
+
+def plain_markdown(title: str) -> str:
+    """A Markdown heading as it reads: code spans, links, images, MyST roles and emphasis
+    replaced by their text, a trailing attribute list (`{ #anchor }`) and escapes dropped
+    (`` `pyproject.toml` `` → `pyproject.toml`, `[The *guide*](g.md)` → `The guide`)."""
+    title = title.strip()
+    if len(title) > _MD_TITLE_MAX:
+        return title
+    title = _MD_TITLE_ATTRS.sub("", title)
+    if not any(mark in title for mark in "`*_[{\\"):
+        return title
+    return _md_plain(title, 0).strip()
+
+
+def _md_plain(text: str, depth: int) -> str:
+    """One pass over `text`; a link's or emphasis's own text is read again (to depth 3), a code
+    span's never, so `` `*x*` `` keeps its stars."""
+    if depth > 3:
+        return text
+    return _MD_TITLE_MARKUP.sub(partial(_md_markup_text, depth=depth), text)
+
+
+def _md_markup_text(match: re.Match[str], depth: int) -> str:
+    if match.group(1) is not None:
+        text = match.group(1).strip()
+        if text.endswith(">") and text.find("<", 1) > 0:
+            return text[: text.find("<", 1)].strip()
+        return text
+    if match.group(3) is not None:
+        return match.group(3).strip() or match.group(3)
+    if match.group(7) is not None:
+        return match.group(7)
+    inner = match.group(4) if match.group(4) is not None else match.group(6)
+    return _md_plain(inner, depth + 1)
 
 
 _RST_TITLE_MARKUP = re.compile(
@@ -551,6 +601,7 @@ __all__ = [
     "kind_of",
     "looks_like_rst",
     "plain_asciidoc",
+    "plain_markdown",
     "plain_rst",
     "scan_asciidoc",
     "scan_rst",

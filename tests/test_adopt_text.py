@@ -27,6 +27,7 @@ from catdoc.documents import (
     sniff_kind,
     text_metadata,
 )
+from catdoc.markup import plain_markdown
 from catdoc.service import CatDoc
 
 PEPS = Path(__file__).parent / "fixtures" / "peps"
@@ -235,6 +236,35 @@ def test_title_markup_reads_as_text() -> None:
         ("A ``literal_`` stays", "A literal_ stays"),
     ]:
         assert document_title({}, f"{title}\n{'=' * len(title)}\n", "fb", kind="rst") == shown
+
+
+@pytest.mark.parametrize(
+    ("heading", "shown"),
+    [
+        ("# `pyproject.toml`", "pyproject.toml"),
+        ("## `setup.py` (legacy) { #legacy .note }", "setup.py (legacy)"),
+        ("# The [*guide*](g.md), ![logo](x.png) and [ref][1]", "The guide, logo and ref"),
+        ("# **Bold**, *it*, _em_ and {doc}`Install <install>`", "Bold, it, em and Install"),
+        ("# `*stars*` and `a\\_b` in code stay", "*stars* and a\\_b in code stay"),
+        (
+            "# Escaped \\*not\\* emphasis, snake_case_name",
+            "Escaped *not* emphasis, snake_case_name",
+        ),
+        ("Setext `title`\n===", "Setext title"),
+        ("# C# and a * b * c", "C# and a * b * c"),
+    ],
+)
+def test_markdown_heading_markup_reads_as_text(heading: str, shown: str) -> None:
+    assert document_title({}, heading + "\n\nBody.\n", "fb", kind="markdown") == shown
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="`*_[](){}\\!#ab <>:.", max_size=600))
+def test_a_markdown_heading_only_loses_markup(title: str) -> None:
+    plain = plain_markdown(title)
+    assert len(plain) <= len(title.strip())
+    bare = title.translate(str.maketrans("", "", "`*_[{\\"))
+    assert plain_markdown(bare) == bare.strip()
 
 
 def test_import_reads_pep_metadata_front_matter_winning(tmp_path: Path) -> None:

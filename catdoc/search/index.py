@@ -30,8 +30,9 @@ from catdoc.search.stemming import TOKENIZE, Stemmer
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = f"catdoc-search-3.{keyphrases.EXTRACTOR_VERSION}"
-"""Bump whenever tables, the tokenizer, or what goes into a column changes."""
+SCHEMA_VERSION = f"catdoc-search-4.{keyphrases.EXTRACTOR_VERSION}"
+"""Bump whenever tables, the tokenizer, or what goes into a column changes (4: Markdown
+headings are read as text, without their markup)."""
 DOC_COLUMNS = ("title", "summary", "concepts", "author", "body")
 DOC_COLUMN_WEIGHTS = (5.0, 2.0, 3.0, 1.0, 1.0)
 """BM25 weight of each column; `concepts` holds the tags, category names and aliases, domain."""
