@@ -14,6 +14,8 @@ from functools import partial
 from pathlib import Path
 from typing import Literal
 
+from catdoc.inline import role_text
+
 Kind = Literal["markdown", "rst", "asciidoc", "text"]
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx"})
@@ -300,11 +302,11 @@ def _option_indent(scan: Structure, i: int, line: str, option_at: int | None) ->
 
 
 _MD_TITLE_MARKUP = re.compile(
-    r"\{[A-Za-z][\w:+.-]{0,63}\}`([^`\n]{1,300})`"  # a MyST role: its text
-    r"|(`{1,8}+)(?!`)([^\n]{1,300}?)(?<!`)\2(?!`)"  # a code span: its text
+    r"\{([A-Za-z][\w:+.-]{0,63})\}`([^`\n]{1,300})`"  # a MyST role: what it shows
+    r"|(`{1,8}+)(?!`)([^\n]{1,300}?)(?<!`)\3(?!`)"  # a code span: its text
     r"|!?\[((?:[^\[\]\n]|\[[^\[\]\n]{0,300}\]){0,300})\]"  # a link, an image: their text
     r"(?:\([^()\n]{0,300}\)|\[[^\[\]\n]{0,300}\])"
-    r"|(?<![\w\\])(\*\*|__|\*|_)(?=\S)([^\n]{1,300}?)(?<=\S)(?<!\\)\5(?!\w)"  # emphasis
+    r"|(?<![\w\\])(\*\*|__|\*|_)(?=\S)([^\n]{1,300}?)(?<=\S)(?<!\\)\6(?!\w)"  # emphasis
     r"|\\([!-/:-@\[-`{-~])"  # an escaped character: itself
 )
 _MD_TITLE_ATTRS = re.compile(r"[ \t]+\{[ \t]*[#.:][^{}\n]*\}[ \t]*$")
@@ -335,21 +337,18 @@ def _md_plain(text: str, depth: int) -> str:
 
 
 def _md_markup_text(match: re.Match[str], depth: int) -> str:
-    if match.group(1) is not None:
-        text = match.group(1).strip()
-        if text.endswith(">") and text.find("<", 1) > 0:
-            return text[: text.find("<", 1)].strip()
-        return text
-    if match.group(3) is not None:
-        return match.group(3).strip() or match.group(3)
-    if match.group(7) is not None:
-        return match.group(7)
-    inner = match.group(4) if match.group(4) is not None else match.group(6)
-    return _md_plain(inner, depth + 1)
+    role, _, code, code_text, link, _, emphasis, escaped = match.groups()
+    if role is not None:
+        return role_text(role, match.group(2))[0].strip()
+    if code is not None:
+        return code_text.strip() or code_text
+    if escaped is not None:
+        return escaped
+    return _md_plain(link if link is not None else emphasis, depth + 1)
 
 
 _RST_TITLE_MARKUP = re.compile(
-    r":[A-Za-z0-9][\w:+.-]{0,100}:`([^`]*)`"  # a role: its text
+    r":([A-Za-z0-9][\w:+.-]{0,100}):`([^`]*)`"  # a role: what it shows
     r"|``([^`]+)``"  # an inline literal: its text
     r"|`([^`]+)`_{0,2}"  # interpreted text or a hyperlink reference: its text
     r"|(?<!\w)\*{1,2}([^*\s][^*]*)\*{1,2}(?!\w)"  # emphasis, strong
@@ -368,13 +367,10 @@ def plain_rst(title: str) -> str:
 
 
 def _markup_text(match: re.Match[str]) -> str:
-    text = next(group for group in match.groups() if group is not None)
     if match.group(1) is not None:
-        text = text.strip()
-        if text.endswith(">") and text.find("<", 1) > 0:
-            return text[: text.find("<", 1)].strip()
-        return text.removeprefix("!").removeprefix("~")
-    if match.group(3) is not None and text.endswith(">") and text.find("<", 1) > 0:
+        return role_text(match.group(1), match.group(2))[0].strip()
+    text = next(group for group in match.groups()[2:] if group is not None)
+    if match.group(4) is not None and text.endswith(">") and text.find("<", 1) > 0:
         return text[: text.find("<", 1)].strip()
     return text
 

@@ -234,6 +234,7 @@ def test_title_markup_reads_as_text() -> None:
             "__init__ and snake_case_name and _private",
         ),
         ("A ``literal_`` stays", "A literal_ stays"),
+        (":class:`~pkg.Mod` and :pep:`8`", "Mod and PEP 8"),  # as Sphinx shows roles
     ]:
         assert document_title({}, f"{title}\n{'=' * len(title)}\n", "fb", kind="rst") == shown
 
@@ -252,6 +253,7 @@ def test_title_markup_reads_as_text() -> None:
         ),
         ("Setext `title`\n===", "Setext title"),
         ("# C# and a * b * c", "C# and a * b * c"),
+        ("# {class}`~pkg.Mod` and {pep}`8`", "Mod and PEP 8"),
     ],
 )
 def test_markdown_heading_markup_reads_as_text(heading: str, shown: str) -> None:
