@@ -142,17 +142,24 @@ def indent_of(line: str) -> int:
 
 
 def scan_markdown(lines: list[str]) -> Structure:
-    """Headings (ATX and setext, never inside code) and which lines are code."""
+    """Headings (ATX and setext, never inside code) and which lines are code (fences, also
+    inside list items, indented blocks and HTML comments)."""
     scan = Structure(code=[False] * len(lines))
     fence: str | None = None
+    fence_indent = 0
     prev_para, prev_blank = False, True
-    in_list = in_indented = False
+    in_list = in_indented = in_comment = False
     for i, line in enumerate(lines):
+        if in_comment:  # an HTML comment: not shown, so not prose
+            scan.code[i] = True
+            in_comment = "-->" not in line
+            continue
         stripped = line.lstrip(" ")
         indent = len(line) - len(stripped)
         if fence is not None:
             scan.code[i] = True
-            if indent < 4 and stripped.startswith(fence) and not stripped.strip(fence[0]).strip():
+            closes = indent < fence_indent + 4 and stripped.startswith(fence)
+            if closes and not stripped.strip(fence[0]).strip():
                 fence = None
             continue
         if not stripped.strip():
@@ -164,13 +171,19 @@ def scan_markdown(lines: list[str]) -> Structure:
             continue
         in_indented = False
         was_blank, prev_blank = prev_blank, False
-        if indent < 4 and stripped[:3] in ("```", "~~~"):
+        if (indent < 4 or in_list) and stripped[:3] in ("```", "~~~"):
             match = _FENCE.match(stripped)
             if match and not (match.group(1)[0] == "`" and "`" in match.group(2)):
-                fence = match.group(1)
+                # a closing fence may be indented 3 more than its container's content
+                fence, fence_indent = match.group(1), indent if in_list else 0
                 scan.code[i] = True
                 prev_para = False
                 continue
+        if indent < 4 and stripped.startswith("<!--"):
+            scan.code[i] = True
+            in_comment = "-->" not in stripped[4:]
+            prev_para = False
+            continue
         if indent < 4 and stripped[0] == "#":
             match = _ATX.match(stripped)
             if match:
@@ -315,6 +328,19 @@ _MD_TITLE_MAX = 2000
 work on a line written to be slow."""
 
 
+def without_html_comments(line: str) -> str:
+    """A Markdown line with its HTML comments (`<!-- … -->`) blanked, in one pass."""
+    parts: list[str] = []
+    done = 0
+    while (start := line.find("<!--", done)) != -1:
+        end = line.find("-->", start + 4)
+        if end == -1:
+            break
+        parts += [line[done:start], " " * (end + 3 - start)]
+        done = end + 3
+    return "".join(parts) + line[done:]
+
+
 def plain_markdown(title: str) -> str:
     """A Markdown heading as it reads: code spans, links, images, MyST roles and emphasis
     replaced by their text, a trailing attribute list (`{ #anchor }`) and escapes dropped
@@ -322,6 +348,8 @@ def plain_markdown(title: str) -> str:
     title = title.strip()
     if len(title) > _MD_TITLE_MAX:
         return title
+    if "<!--" in title:
+        title = without_html_comments(title).strip()
     title = _MD_TITLE_ATTRS.sub("", title)
     if not any(mark in title for mark in "`*_[{\\"):
         return title
@@ -603,4 +631,5 @@ __all__ = [
     "scan_rst",
     "scan_structure",
     "sniff_kind",
+    "without_html_comments",
 ]

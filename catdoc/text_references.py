@@ -59,7 +59,13 @@ from typing import Literal
 from urllib.parse import unquote
 
 from catdoc.front_matter import body_lines, normalize_newlines, split_front_matter
-from catdoc.markup import DOCUMENT_SUFFIXES, Kind, explicit_kind, scan_structure
+from catdoc.markup import (
+    DOCUMENT_SUFFIXES,
+    Kind,
+    explicit_kind,
+    scan_structure,
+    without_html_comments,
+)
 from catdoc.text_metadata import header_fields
 
 RefKind = Literal["object", "morphism", "link", "wiki", "role", "field"]
@@ -276,6 +282,8 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
         if skip[i] or not ("@" in line or "#" in line or "[" in line or "{" in line):
             continue
         number = i + offset + 1
+        if not strict and "<!--" in line:
+            line = without_html_comments(line)
         if "`" in line:
             myst = kind == "markdown" and "}`" in line
             line = _CODE_SPAN.sub(partial(_code_span, found=found, line=number, myst=myst), line)

@@ -391,6 +391,12 @@ def test_labels_of_pages_sphinx_generates_are_generated(bare: CatDoc, tmp_path: 
     ]
     own = bare.import_documents(["docs/own"], link=True, category="manual")
     assert [r["status"] for r in own.references] == ["self"]  # a document's own label wins
+    write_tree(tmp_path, {"md/index.md": "# Index\n\n[Full Index](genindex), [x](gone)\n"})
+    md = bare.import_documents(["md"], link=True, category="md")
+    assert [(r["target"], r["status"]) for r in md.references] == [
+        ("genindex", "generated"),  # MyST: a link that names no document names a label
+        ("gone", "unresolved"),
+    ]
 
 
 def test_a_conf_py_that_cannot_be_read_names_nothing(bare: CatDoc, tmp_path: Path) -> None:

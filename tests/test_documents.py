@@ -291,6 +291,27 @@ def test_list_continuation_is_not_code() -> None:
     assert refs("- item\n\n    continued @x\n") == [("object", "x", 3)]
 
 
+def test_a_fence_inside_a_list_item_is_code() -> None:
+    text = (
+        "- Slotted classes:\n\n    ```{doctest}\n    >>> @define\n    ... class A:\n"
+        "    ```\n\n    after @x\n\nend @y\n"
+    )
+    assert refs(text) == [("object", "x", 8), ("object", "y", 10)]
+
+
+def test_html_comments_in_markdown_hold_no_references() -> None:
+    text = (
+        "<!-- [[[cog\nprint(f'<a href=\"{sponsor[1]}\">@cog-1</a>')\n]]] -->\n"
+        "<!-- [[[end]]] -->\n"
+        "Text <!-- @hidden-2 [x](gone.md) --> @shown-3 <!-- open @still-4\n"
+        "# Title <!-- not a heading's part -->\n"
+    )
+    assert refs(text) == [("object", "shown-3", 5), ("object", "still-4", 5)]
+    assert headings_of(text) == [(6, 1, "Title")]
+    many = "-->" + "<!-- @x-1 " * 100_000 + "\n"  # one pass, whatever the line
+    assert refs(many) == [("object", "x-1", 1)] * 100_000
+
+
 def test_rst_literal_blocks_are_ignored() -> None:
     text = "Text @a-1::\n\n   @lit-1\n\n.. code-block:: python\n\n   @deco-1\n\nEnd #m-1\n"
     assert refs(text, "rst") == [("object", "a-1", 1), ("morphism", "m-1", 9)]

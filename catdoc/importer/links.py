@@ -22,6 +22,7 @@ from typing import Any
 from catdoc.documents import (
     Reference,
     extract_references,
+    kind_of,
     may_define_labels,
     normalize_label,
     read_object_text,
@@ -175,7 +176,7 @@ def _unmatched(
         return "ambiguous"
     if _external(resolver, ref, inventories, source_path):
         return "external"
-    if _generated(resolver, ref):
+    if _generated(resolver, ref, source_path):
         return "generated"
     return "unresolved"
 
@@ -206,8 +207,11 @@ SPHINX_PAGES = frozenset({"genindex", "modindex", "py-modindex", "search"})
 """Labels Sphinx defines for the pages it generates (the index, the module index, search)."""
 
 
-def _generated(resolver: Resolver, ref: Reference) -> bool:
-    """Whether a label reference names a page Sphinx generates rather than a document."""
+def _generated(resolver: Resolver, ref: Reference, source_path: str) -> bool:
+    """Whether a label reference (or a MyST link, `[Index](genindex)`) names a page Sphinx
+    generates rather than a document."""
+    if ref.kind == "link":
+        return kind_of(source_path) == "markdown" and ref.target in SPHINX_PAGES
     return (
         ref.kind == "role"
         and resolver.roles.get(ref.role or "") == "label"
