@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from dashboard_project import make_dashboard_project
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mcp import Client
 from starlette.testclient import TestClient
 
@@ -208,6 +210,52 @@ def test_restructuredtext_is_rendered_and_cleaned() -> None:
     assert 'href="https://example.org"' in html
     assert "<script" not in html and "javascript:" not in html
     assert "root:" not in html
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "<script>alert(1)</script>",
+                "<img src=x onerror=alert(1)>",
+                "<!-- c -->",
+                "<!--",
+                "-->",
+                "<div>",
+                "</div>",
+                "\n",
+                "\n\n",
+                "text",
+                "`code`",
+                "<b>",
+                "<?php x ?>",
+                "<![CDATA[x]]>",
+                "<!DOCTYPE x>",
+                "<a href='javascript:x'>",
+            ]
+        ),
+        max_size=12,
+    )
+)
+def test_raw_html_in_markdown_never_reaches_the_page(parts: list[str]) -> None:
+    from catdoc.web.render import document_html
+
+    html = str(document_html("".join(parts), "docs/a.md"))
+    assert "<script" not in html and "<img" not in html and "<div" not in html
+    assert "<b>" not in html and "<?" not in html and "<!" not in html and "<a " not in html
+
+
+def test_markdown_comments_are_left_out_and_other_html_shown_as_text() -> None:
+    from catdoc.web.render import document_html
+
+    text = (
+        "# T\n\n<!-- [[[cog\nprint(sponsors)\n]]] -->\n\n"
+        "Text <!-- hidden --> and <b>bold</b> <script>alert(1)</script>\n"
+    )
+    html = str(document_html(text, "docs/a.md"))
+    assert "cog" not in html and "sponsors" not in html and "hidden" not in html
+    assert "&lt;b&gt;bold&lt;/b&gt; &lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
 def test_an_object_page_notices_its_own_document_changing(root: Path) -> None:

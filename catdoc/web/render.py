@@ -1,8 +1,10 @@
-"""Text to safe HTML: documents (Markdown with raw HTML off, reStructuredText with `raw` and file
+"""Text to safe HTML: documents (Markdown with its raw HTML shown as text and its HTML comments
+left out, reStructuredText with `raw` and file
 inclusion off and its HTML cleaned by nh3, AsciiDoc as escaped text under its section titles,
 anything else as escaped text) and search snippets
 (their «marks» become <mark>). Nothing a document says can reach the page as markup:
-markdown-it escapes inline HTML and refuses `javascript:` links; nh3 keeps only harmless tags
+every raw HTML token of markdown-it is escaped (or, a comment, dropped) and it refuses
+`javascript:` links; nh3 keeps only harmless tags
 and attributes of docutils' output."""
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ an object's chain."""
 
 @cache
 def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": False, "typographer": False}).enable(
+    return MarkdownIt("commonmark", {"html": True, "typographer": False}).enable(
         ["table", "strikethrough"]
     )
 
@@ -90,11 +92,25 @@ class Links:
         return self.src(value) if name == "src" else value
 
 
+def _raw_html(html: str, *, block: bool) -> str:
+    """Raw HTML of a Markdown document as the page shows it: a comment not at all (a browser
+    does not show one either), anything else as its text."""
+    if html.lstrip().startswith("<!--"):
+        return ""
+    text = str(escape(html))
+    return f"<p>{text.rstrip()}</p>\n" if block else text
+
+
 def _markdown_html(body: str, links: Links) -> str:
     md = _markdown()
     tokens = md.parse(body)
     for token in tokens:
+        if token.type == "html_block":
+            token.content = _raw_html(token.content, block=True)
         for child in token.children or []:
+            if child.type == "html_inline":
+                child.content = _raw_html(child.content, block=False)
+                continue
             name = {"link_open": "href", "image": "src"}.get(child.type)
             if name is not None:
                 value = links.attribute(child.tag, name, str(child.attrs[name]))
