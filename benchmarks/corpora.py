@@ -81,6 +81,15 @@ CORPORA = {
             "doc",
             (".rst",),
         ),
+        Corpus(
+            "pytest",
+            "pytest",
+            "9.2.0",
+            "pytest-9.2.0.tar.gz",
+            "97c4f3b1f3c7414aa36465e09b8220f1d03627993bd51b1282e193753c80557b",
+            "doc/en",
+            (".rst",),
+        ),
     )
 }
 
