@@ -541,3 +541,56 @@ def test_release_notes_rank_below_the_page_about_the_subject(
     assert "series_raw" not in (svc.search(query, mode="text", debug=True).results[0].signals or {})
     monkeypatch.setattr(series, "SHARE", 1.0)
     assert svc.search(query + " ").results[0].id.startswith("notes-")  # the prior decides
+
+
+# ---------------------------------------------------------------------------------- changelogs
+def test_a_changelog_is_known_by_its_version_headings() -> None:
+    versions = [f"pytest 9.{n}.0 (2026-0{n + 1}-10)" for n in range(5)]
+    sections = ["Changelog", "Bug fixes", "Features"]
+    assert series.changelog_versions(versions + sections) == {f"9.{n}.0" for n in range(5)}
+    assert series.changelog_versions(["2.0.36", "2.0.35", "2.0.34", "2.0.33", "2.0.1"]) == {
+        "2.0.36", "2.0.35", "2.0.34", "2.0.33", "2.0.1"
+    }  # fmt: skip
+    assert series.changelog_versions(versions[:4] + sections) is None  # too few versions
+    assert series.changelog_versions(versions + [f"Topic {n}" for n in range(6)]) is None
+    numbered = ["1.1 Baseline", "1.2 Compilation options", "1.2.1 Basic usage", "1.2.2 Backends"]
+    assert series.changelog_versions([*numbered, "1.3 Custom builds", "Migrating"]) is None
+
+
+def test_the_changelog_prior_spares_a_release_the_query_names() -> None:
+    versions = frozenset({"9.2.0", "9.2.1", "9.1.0"})
+    assert series.changelog_prior(versions, series.named_versions("what's new in 9.2")) == 1.0
+    assert series.changelog_prior(versions, series.named_versions("changes in 9.1.0")) == 1.0
+    assert series.changelog_prior(versions, series.named_versions("in 9.22")) == series.SHARE
+    assert series.changelog_prior(versions, frozenset()) == series.SHARE
+
+
+def test_a_changelog_ranks_below_the_page_about_the_subject(tmp_path: Path) -> None:
+    """A changelog names every subject in passing, a section per release; like release notes
+    it keeps `series.SHARE` of its score unless the query names one of its releases."""
+    root = write_model(tmp_path / "log", [], files=("changelog", "guide", "other"))
+    releases = [
+        f"## Acme 2.{n}.0 (2026-0{n + 1}-01)\n\n### Bug fixes\n\n"
+        f"Upload size limit error messages now name the limit ({n}). Invoices show currency.\n"
+        for n in range(6)
+    ]
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "changelog.md").write_text("# Changelog\n\n" + "\n".join(releases))
+    (docs / "guide.md").write_text(
+        "# Handling large files\n\nUploads larger than the configured size are refused. Raise "
+        "the limit in the settings; the error page explains the limit.\n"
+    )
+    (docs / "other.md").write_text("# Other\n\n" + " ".join(FILLER))
+    svc = CatDoc(root)
+    query = "upload size limit error"
+    hits = svc.search(query, debug=True).results
+    assert [h.id for h in hits][:2] == ["guide", "changelog"]
+    assert (hits[1].signals or {})["series_raw"] == series.SHARE
+    named = {h.id: h.signals or {} for h in svc.search(query + " in 2.3", debug=True).results}
+    assert named["changelog"]["series_raw"] == 1.0
+    passages = svc.search(query, scope="chunks", debug=True).results
+    assert passages[0].id == "guide"
+    assert {(h.signals or {})["series_raw"] for h in passages if h.id == "changelog"} == {
+        series.SHARE
+    }

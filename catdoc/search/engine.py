@@ -165,6 +165,8 @@ class SearchEngine:
         """(generation, mean tokens per document) of the index when last read."""
         self._series: tuple[int, dict[str, int]] = (-1, {})
         """(generation, title pattern → documents sharing it) of the versioned titles seen."""
+        self._changelog_cache: tuple[int, dict[int, frozenset[str] | None]] = (-1, {})
+        """(generation, doc rowid → its sections' versions, None when not a changelog)."""
         self.last_sync = SyncStats()
         self.background_progress: Progress = no_progress
         """Hears the background vector workers from their threads (a long-running face sets it,
@@ -648,12 +650,12 @@ class SearchEngine:
         share = 1.0 / len(query_terms) if query_terms else 0.0
         average = self._mean_length() if weights.get("length") else 0.0
         priors = priors and mode == "hybrid"
-        versions = self._series_members(facts) if priors else {}
         named = series.named_versions(query)
+        kept = self._series_priors(scope, facts, named) if priors else {}
 
         def signals_of(rowid: int) -> dict[str, float]:
             fact = facts[rowid]
-            prior = {"series": series.prior(versions.get(rowid), named)} if priors else {}
+            prior = {"series": kept.get(rowid, 1.0)} if priors else {}
             return prior | {
                 "length": ranking.length_share(fact.length, average),
                 "vector": max(0.0, vector.get(rowid, 0.0)),
@@ -679,7 +681,7 @@ class SearchEngine:
                 + w_title * len(query_terms & fact.title_terms)
                 + w_concept * len(query_terms & fact.concept_terms)
                 + w["length"] * ranking.length_share(fact.length, average)
-            ) * series.prior(versions.get(rowid), named)
+            ) * kept.get(rowid, 1.0)
             scored.append((-score, fact.row["id"], rowid))
         scored.sort()
         either = any_of([e for e in (original, expanded) if e])
@@ -774,6 +776,47 @@ class SearchEngine:
             if len(rows) < len(missing):
                 raise DamagedIndexError(f"{len(missing) - len(rows)} {scope} rows are missing")
         return {rowid: cache[rowid] for rowid in rowids}
+
+    def _series_priors(
+        self, scope: str, facts: dict[int, _Facts], named: frozenset[str]
+    ) -> dict[int, float]:
+        """rowid → the `series` prior of the candidates that are in a versioned series or are
+        (chunks: belong to) a changelog and whose version the query does not name."""
+        out = {
+            rowid: factor
+            for rowid, version in self._series_members(facts).items()
+            if (factor := series.prior(version, named)) < 1.0
+        }
+        doc_of = {
+            rowid: rowid if scope == "documents" else fact.row["doc"]
+            for rowid, fact in facts.items()
+            if rowid not in out
+        }
+        changelogs = self._changelogs(set(doc_of.values()))
+        for rowid, doc in doc_of.items():
+            versions = changelogs.get(doc)
+            if versions is not None and (factor := series.changelog_prior(versions, named)) < 1:
+                out[rowid] = factor
+        return out
+
+    def _changelogs(self, docs: set[int]) -> dict[int, frozenset[str]]:
+        """doc rowid → its sections' versions, for the documents that are changelogs (see
+        `series.changelog_versions`); each document's headings are read once per write."""
+        generation, known = self._changelog_cache
+        if generation != self._generation:
+            known = {}
+            self._changelog_cache = (self._generation, known)
+        missing = sorted(docs - known.keys())
+        for start in range(0, len(missing), 500):
+            part = missing[start : start + 500]
+            headings: dict[int, set[str]] = {doc: set() for doc in part}
+            for doc, path in self.index.conn.execute(
+                f"SELECT doc, heading FROM chunks WHERE doc IN ({', '.join('?' * len(part))})",
+                part,
+            ):
+                headings[doc].update(json.loads(path))
+            known.update((doc, series.changelog_versions(names)) for doc, names in headings.items())
+        return {doc: versions for doc in docs if (versions := known[doc]) is not None}
 
     def _series_members(self, facts: dict[int, _Facts]) -> dict[int, str]:
         """rowid → version of the candidates that belong to a versioned series (see `series`).

@@ -30,8 +30,9 @@ a prior on length itself cost SQLAlchemy and Sphinx (see benchmarks/README.md).
 
 `series` is a prior that multiplies a hybrid score (of a document, or of a passage in chunks
 scope): a member of a versioned series (release notes, changelogs: titles equal but for a
-version number, see `series`) keeps `series.SHARE` (0.7) of its score unless the query names
-its version, every other document all of it. Such documents name nearly every subject in
+version number, see `series`), or a single changelog known by its version headings, keeps
+`series.SHARE` (0.7) of its score unless the query names its version, every other document all
+of it. Such documents name nearly every subject in
 passing; on Django's, SQLAlchemy's and Sphinx's docs this lifted hybrid MRR@10 by 1–11%
 (passages: 0.5–7%) and no query of the five sets then measured ranked worse (see
 benchmarks/README.md). Debug output shows what
