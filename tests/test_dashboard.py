@@ -233,6 +233,14 @@ def test_restructuredtext_is_rendered_and_cleaned() -> None:
                 "<![CDATA[x]]>",
                 "<!DOCTYPE x>",
                 "<a href='javascript:x'>",
+                "```{note}\n",
+                "```\n",
+                ":::{warning}\n",
+                ":::\n",
+                "{ref}`<b>x</b>`",
+                "(label)=\n",
+                "% comment\n",
+                "```{code-block} <script>\n",
             ]
         ),
         max_size=12,
@@ -256,6 +264,27 @@ def test_markdown_comments_are_left_out_and_other_html_shown_as_text() -> None:
     html = str(document_html(text, "docs/a.md"))
     assert "cog" not in html and "sponsors" not in html and "hidden" not in html
     assert "&lt;b&gt;bold&lt;/b&gt; &lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_myst_documents_read_as_sphinx_shows_them() -> None:
+    from catdoc.web.render import document_html
+
+    text = (
+        "(wheel-caching)=\n# Caching\n\n% a comment\n\n"
+        "See {ref}`local installs <local-project>` and {class}`~pkg.Cache`.\n\n"
+        "```{versionchanged} 23.3\nA new format, `http-v2`.\n```\n\n"
+        ":::{warning}\n:class: tight\n\nDo **not** delete it.\n:::\n\n"
+        "```{code-block} python\n:caption: Example\n\nprint(1)\n```\n\n"
+        "```{pip-cli}\n$ pip cache dir\n```\n"
+    )
+    html = str(document_html(text, "docs/caching.md"))
+    for hidden in ("(wheel-caching)=", "a comment", "{ref}", "{class}", ":class:", ":caption:"):
+        assert hidden not in html
+    assert "See local installs and <code>Cache</code>." in html
+    assert '<p class="admonition-title">Changed in version 23.3</p>' in html
+    assert "<code>http-v2</code>" in html and "<strong>not</strong>" in html
+    assert '<code class="language-python">print(1)' in html
+    assert "<pre><code>$ pip cache dir" in html  # another directive: its content as code
 
 
 def test_an_object_page_notices_its_own_document_changing(root: Path) -> None:
