@@ -180,10 +180,12 @@ def scan_markdown(lines: list[str]) -> Structure:
                 prev_para = False
                 continue
         if indent < 4 and stripped.startswith("<!--"):
-            scan.code[i] = True
-            in_comment = "-->" not in stripped[4:]
-            prev_para = False
-            continue
+            end = stripped.find("-->", 4)
+            if end == -1 or not stripped[end + 3 :].strip():  # text after it is shown
+                scan.code[i] = True
+                in_comment = end == -1
+                prev_para = False
+                continue
         if indent < 4 and stripped[0] == "#":
             match = _ATX.match(stripped)
             if match:

@@ -303,11 +303,16 @@ def test_html_comments_in_markdown_hold_no_references() -> None:
     text = (
         "<!-- [[[cog\nprint(f'<a href=\"{sponsor[1]}\">@cog-1</a>')\n]]] -->\n"
         "<!-- [[[end]]] -->\n"
+        "<!-- a note --> @after-0\n"
         "Text <!-- @hidden-2 [x](gone.md) --> @shown-3 <!-- open @still-4\n"
         "# Title <!-- not a heading's part -->\n"
     )
-    assert refs(text) == [("object", "shown-3", 5), ("object", "still-4", 5)]
-    assert headings_of(text) == [(6, 1, "Title")]
+    assert refs(text) == [
+        ("object", "after-0", 5),
+        ("object", "shown-3", 6),
+        ("object", "still-4", 6),
+    ]
+    assert headings_of(text) == [(7, 1, "Title")]
     many = "-->" + "<!-- @x-1 " * 100_000 + "\n"  # one pass, whatever the line
     assert refs(many) == [("object", "x-1", 1)] * 100_000
 
