@@ -97,6 +97,13 @@ _LINK = re.compile(
     r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
     r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
 )
+_LINK_TAIL = re.compile(
+    r"\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
+)
+"""The end of a link whose text began on an earlier line (`[UML Diagram` then `Example](#uml)`)."""
+_REF_LABEL = re.compile(r"(?<=\])\[[^\[\]\n]*\]")
+"""A reference link's label (`[text][label]`): a name for a link definition, not prose."""
 _LINK_DEF = re.compile(r"^ {0,3}\[([^\]\n^][^\]\n]*)\]:[ \t]*<?([^\s>]+)>?")
 _URL = re.compile(
     r"<[a-zA-Z][a-zA-Z0-9+.-]*:[^\s<>]*>|<[^\s<>@]+@[^\s<>]+>"
@@ -107,8 +114,9 @@ _ID = r"(?>([A-Za-z0-9_](?:[\w.-]*\w)?))"
 # the sigil comes first so the regex engine can skip ahead to it; the look-behind then checks the
 # character before it (a word character means an e-mail address, `/` or `.` a URL or path, …)
 _NOT_AFTER = r"[\w@#&./:+=\\`-]"
-_OBJECT_REF = re.compile(r"@(?<!" + _NOT_AFTER + r"@)" + _ID + r"(?![\w/@#])")
-_MORPHISM_REF = re.compile(r"#(?<!" + _NOT_AFTER + r"#)" + _ID + r"(?![\w/@#])")
+# nor may a word, `/`, `@`, `#` or `:` and more (`@bitbucket:ned/repo`, a shorthand) follow it
+_OBJECT_REF = re.compile(r"@(?<!" + _NOT_AFTER + r"@)" + _ID + r"(?![\w/@#]|:[^\s:])")
+_MORPHISM_REF = re.compile(r"#(?<!" + _NOT_AFTER + r"#)" + _ID + r"(?![\w/@#]|:[^\s:])")
 _HEX = re.compile(r"[0-9A-Fa-f]+")
 _ATTR = r"""(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'}]+))"""
 _ATTR_BLOCK = re.compile(r"\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}")
@@ -275,11 +283,12 @@ def _decorator_lines(lines: list[str]) -> list[bool]:
 
 
 def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> list[_Found]:
-    """Markdown and plain text, line by line (their inline markup does not span lines here)."""
+    """Markdown and plain text, line by line (their inline markup does not span lines here, but
+    for the end of a link whose text began on an earlier line)."""
     strict = kind != "markdown"
     found: list[_Found] = []
     for i, line in enumerate(lines):
-        if skip[i] or not ("@" in line or "#" in line or "[" in line or "{" in line):
+        if skip[i] or not any(mark in line for mark in "@#[]{<"):
             continue
         number = i + offset + 1
         if not strict and "<!--" in line:
@@ -287,7 +296,7 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
         if "`" in line:
             myst = kind == "markdown" and "}`" in line
             line = _CODE_SPAN.sub(partial(_code_span, found=found, line=number, myst=myst), line)
-        if "[" in line:
+        if "[" in line or "](" in line:
             definition = _LINK_DEF.match(line)
             if definition:
                 target = _link_target(definition.group(2))
@@ -298,6 +307,10 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
                 line = _WIKI.sub(partial(_wiki, found=found, line=number), line)
             if "](" in line:
                 line = _LINK.sub(partial(_link, found=found, line=number), line)
+            if "](" in line:
+                line = _LINK_TAIL.sub(partial(_link_tail, found=found, line=number), line)
+            if "][" in line:
+                line = _REF_LABEL.sub(_blank, line)
         if not strict and "<" in line:
             line = _HTML_TAG.sub(partial(_html_tag, found=found, line=number), line)
         if ":" in line or "www." in line:
@@ -621,6 +634,13 @@ def _wiki(match: re.Match[str], found: list[_Found], line: int) -> str:
     target = match.group(2).strip()
     if target and not match.group(1):
         found.append(_Found(Reference("wiki", target, line)))
+    return " " * len(match.group())
+
+
+def _link_tail(match: re.Match[str], found: list[_Found], line: int) -> str:
+    target = _link_target(match.group(1))
+    if target:
+        found.append(_Found(Reference("link", target, line)))
     return " " * len(match.group())
 
 

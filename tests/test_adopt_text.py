@@ -381,6 +381,22 @@ def test_markdown_html_tags_hold_links_and_no_mentions() -> None:
     assert mentions('<a href="x">@req-1</a>') == ["req-1"]
 
 
+def test_markdown_link_ends_labels_and_shorthands_are_no_mentions() -> None:
+    text = (
+        "To learn more see [UML Diagram\nExample](#uml-diagram-example) and [the\n"
+        'guide](guide.md "Guide").\n'
+        "The [option][#options] label, (@bitbucket:ned/repo) and #gh:1 shorthands,\n"
+        "but @req-1: and #m-2: end a sentence.\n"
+        '<a href="alone.md">Alone on its line</a>\n'
+    )
+    assert refs(text, "markdown") == [
+        ("link", "guide.md", 3, None),
+        ("object", "req-1", 5, None),
+        ("morphism", "m-2", 5, None),
+        ("link", "alone.md", 6, None),
+    ]
+
+
 @pytest.mark.parametrize("bad", ['<a "', "<a href='", '<a b="c" ', "<a <", "<a " + "x" * 64])
 def test_unclosed_html_tags_are_read_in_linear_time(bad: str) -> None:
     text = "@req-1 " + bad * 50_000 + "\n"
