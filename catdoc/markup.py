@@ -8,6 +8,7 @@ line's length) and never raise.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from functools import partial
@@ -323,6 +324,7 @@ _MD_TITLE_MARKUP = re.compile(
     r"(?:\([^()\n]{0,300}\)|\[[^\[\]\n]{0,300}\])"
     r"|(?<![\w\\])(\*\*|__|\*|_)(?=\S)([^\n]{1,300}?)(?<=\S)(?<!\\)\6(?!\w)"  # emphasis
     r"|\\([!-/:-@\[-`{-~])"  # an escaped character: itself
+    r"|(&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"  # an entity
 )
 _MD_TITLE_ATTRS = re.compile(r"[ \t]+\{[ \t]*[#.:][^{}\n]*\}[ \t]*$")
 _MD_TITLE_MAX = 2000
@@ -345,7 +347,8 @@ def without_html_comments(line: str) -> str:
 
 def plain_markdown(title: str) -> str:
     """A Markdown heading as it reads: code spans, links, images, MyST roles and emphasis
-    replaced by their text, a trailing attribute list (`{ #anchor }`) and escapes dropped
+    replaced by their text, entities by their character, a trailing attribute list (`{ #anchor }`)
+    and escapes dropped
     (`` `pyproject.toml` `` → `pyproject.toml`, `[The *guide*](g.md)` → `The guide`)."""
     title = title.strip()
     if len(title) > _MD_TITLE_MAX:
@@ -353,7 +356,7 @@ def plain_markdown(title: str) -> str:
     if "<!--" in title:
         title = without_html_comments(title).strip()
     title = _MD_TITLE_ATTRS.sub("", title)
-    if not any(mark in title for mark in "`*_[{\\"):
+    if not any(mark in title for mark in "`*_[{\\&"):
         return title
     return _md_plain(title, 0).strip()
 
@@ -367,7 +370,9 @@ def _md_plain(text: str, depth: int) -> str:
 
 
 def _md_markup_text(match: re.Match[str], depth: int) -> str:
-    role, _, code, code_text, link, _, emphasis, escaped = match.groups()
+    role, _, code, code_text, link, _, emphasis, escaped, entity = match.groups()
+    if entity is not None:
+        return html.unescape(entity)
     if role is not None:
         return role_text(role, match.group(2))[0].strip()
     if code is not None:

@@ -254,6 +254,7 @@ def test_title_markup_reads_as_text() -> None:
         ("Setext `title`\n===", "Setext title"),
         ("# C# and a * b * c", "C# and a * b * c"),
         ("# {class}`~pkg.Mod` and {pep}`8`", "Mod and PEP 8"),
+        ("# Contributing &amp; Support &#8212; `&amp;`", "Contributing & Support — &amp;"),
     ],
 )
 def test_markdown_heading_markup_reads_as_text(heading: str, shown: str) -> None:
