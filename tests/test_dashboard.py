@@ -281,7 +281,7 @@ def test_myst_documents_read_as_sphinx_shows_them() -> None:
     for hidden in ("(wheel-caching)=", "a comment", "{ref}", "{class}", ":class:", ":caption:"):
         assert hidden not in html
     assert "See local installs and <code>Cache</code>." in html
-    assert '<p class="admonition-title">Changed in version 23.3</p>' in html
+    assert "<p><strong>Changed in version 23.3</strong></p>" in html
     assert "<code>http-v2</code>" in html and "<strong>not</strong>" in html
     assert '<code class="language-python">print(1)' in html
     assert "<pre><code>$ pip cache dir" in html  # another directive: its content as code

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from textual.geometry import Region
 from textual.widgets import DataTable, Markdown, OptionList, Static
+from textual.widgets.markdown import MarkdownBlock
 from tui_project import copy_example, make_big_project
 from typer.testing import CliRunner
 
@@ -90,6 +91,26 @@ async def test_navigate_the_tree_to_a_document(traceability: Path) -> None:
         links = app.browser.query_one("#doc-links", OptionList)
         assert links.border_title == "Links: 0 out · 2 in"
         assert links.option_count == 3  # two incoming, one image under `specify`
+
+
+@anyio
+async def test_a_myst_page_reads_as_sphinx_shows_it(tmp_path: Path) -> None:
+    CatDoc.init(tmp_path, bare=True)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "caching.md").write_text(
+        "(wheel-caching)=\n# Caching\n\nSee {ref}`local installs <x>` and {class}`~pkg.Cache`."
+        "\n\n```{versionchanged} 23.3\nA new format.\n```\n"
+    )
+    CatDoc(tmp_path).import_documents(["docs"])
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        app.open(Ref("object", "caching"))
+        await pilot.pause(0.3)
+        blocks = app.browser.query_one("#doc-markdown", Markdown).query(MarkdownBlock)
+        shown = [str(block.render()) for block in blocks]
+        assert "See local installs and Cache." in shown
+        assert "Changed in version 23.3" in shown and "A new format." in shown
+        assert not any("{" in text or "wheel-caching" in text for text in shown)
 
 
 @anyio

@@ -10,24 +10,17 @@ and attributes of docutils' output."""
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable
 from functools import cache
-from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 import nh3
 from markdown_it import MarkdownIt
-from markdown_it.renderer import RendererHTML
-from markdown_it.token import Token
 from markupsafe import Markup, escape
-from mdit_py_plugins.colon_fence import colon_fence_plugin
-from mdit_py_plugins.myst_blocks import myst_block_plugin
-from mdit_py_plugins.myst_role import myst_role_plugin
 
 from catdoc.documents import sniff_kind, split_front_matter
-from catdoc.inline import role_text
 from catdoc.markup import scan_asciidoc
+from catdoc.myst import myst_plugin
 
 ROUTES = {
     "category": "categories",
@@ -43,92 +36,11 @@ an object's chain."""
 
 @cache
 def _markdown() -> MarkdownIt:
-    md = (
+    return (
         MarkdownIt("commonmark", {"html": True, "typographer": False})
         .enable(["table", "strikethrough"])
-        .use(myst_role_plugin)
-        .use(myst_block_plugin)
-        .use(colon_fence_plugin)
+        .use(myst_plugin)
     )
-    md.add_render_rule("myst_role", _myst_role)
-    for name in ("myst_target", "myst_line_comment"):  # what a page does not show
-        md.add_render_rule(name, lambda *_: "")
-    md.add_render_rule("myst_block_break", lambda *_: "<hr />\n")
-    md.add_render_rule("fence", _fence)
-    md.add_render_rule("colon_fence", _fence)
-    return md
-
-
-MYST_ADMONITIONS = {
-    "admonition": "",
-    "attention": "Attention",
-    "caution": "Caution",
-    "danger": "Danger",
-    "error": "Error",
-    "hint": "Hint",
-    "important": "Important",
-    "note": "Note",
-    "seealso": "See also",
-    "tip": "Tip",
-    "todo": "To do",
-    "warning": "Warning",
-    "versionadded": "New in version",
-    "versionchanged": "Changed in version",
-    "versionremoved": "Removed in version",
-    "deprecated": "Deprecated since version",
-}
-"""MyST directives whose content is Markdown shown in a box, and the box's title (followed by the
-directive's argument: a version, or an `admonition`'s own title)."""
-MYST_CODE = frozenset({"code", "code-block", "sourcecode", "code-cell"})
-"""MyST directives whose argument is the language of their code."""
-_MYST_DIRECTIVE = re.compile(r"\{([A-Za-z][\w:+.-]{0,63})\}[ \t]*(.*)")
-_MYST_OPTION = re.compile(r":[\w-]+:(?:[ \t].*)?")
-MAX_NESTING = 4
-"""Directives inside directives rendered as boxes; deeper ones show as code."""
-
-
-def _myst_role(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
-    """A MyST role as Sphinx shows it (`catdoc.inline.role_text`): its text, as code for a
-    code role."""
-    token = tokens[idx]
-    text, is_code = role_text(str(token.meta.get("name", "")), token.content)
-    return f"<code>{escape(text)}</code>" if is_code else str(escape(text))
-
-
-def _fence(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
-    """A fence as the page shows it: a MyST admonition's Markdown in a box, a MyST code
-    directive's code in its language, any other directive's content as code."""
-    token = tokens[idx]
-    directive = _MYST_DIRECTIVE.fullmatch(token.info.strip())
-    if directive is None:
-        return RendererHTML.fence(self, tokens, idx, options, env)
-    name, argument = directive.group(1).lower(), directive.group(2).strip()
-    body = _directive_body(token.content)
-    depth = env.get("depth", 0) if isinstance(env, dict) else 0
-    if name in MYST_ADMONITIONS and depth < MAX_NESTING:
-        title = " ".join(part for part in (MYST_ADMONITIONS[name], argument) if part)
-        inner = _markdown_html(body, env["links"], depth + 1)
-        head = f'<p class="admonition-title">{escape(title)}</p>\n' if title else ""
-        return f'<aside class="admonition {escape(name)}">\n{head}{inner}</aside>\n'
-    language = argument.split()[0] if name in MYST_CODE and argument else ""
-    code = Token("fence", "code", 0, info=language, content=body)
-    return RendererHTML.fence(self, [code], 0, options, env)
-
-
-def _directive_body(content: str) -> str:
-    """A MyST directive's content without its options (`:key: value` lines, or a `---` block)."""
-    lines = content.split("\n")
-    if lines and lines[0].strip() == "---":
-        end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
-        if end is not None:
-            rest = lines[end + 1 :]
-            return "\n".join(rest[1:] if rest and not rest[0].strip() else rest)
-    start = 0
-    while start < len(lines) and _MYST_OPTION.fullmatch(lines[start].strip()):
-        start += 1
-    if start and start < len(lines) and not lines[start].strip():
-        start += 1  # the blank line that may follow the options
-    return "\n".join(lines[start:])
 
 
 _RST_SETTINGS = {
@@ -192,7 +104,7 @@ def _raw_html(html: str, *, block: bool) -> str:
     return f"<p>{text.rstrip()}</p>\n" if block else text
 
 
-def _markdown_html(body: str, links: Links, depth: int = 0) -> str:
+def _markdown_html(body: str, links: Links) -> str:
     md = _markdown()
     tokens = md.parse(body)
     for token in tokens:
@@ -209,7 +121,7 @@ def _markdown_html(body: str, links: Links, depth: int = 0) -> str:
                     del child.attrs[name]
                 else:
                     child.attrs[name] = value
-    return md.renderer.render(tokens, md.options, {"links": links, "depth": depth})
+    return md.renderer.render(tokens, md.options, {})
 
 
 def _rst_html(body: str, links: Links) -> str | None:

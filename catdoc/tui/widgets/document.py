@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from markdown_it import MarkdownIt
 from rich.console import Console
 from rich.text import Text
 from textual import events
@@ -23,6 +24,7 @@ from textual.widgets.option_list import Option
 from catdoc.documents import Kind, sniff_kind, split_front_matter
 from catdoc.errors import CatDocError
 from catdoc.inline import read_inline
+from catdoc.myst import myst_plugin
 from catdoc.project import resolve_inside
 from catdoc.reflow import Block, display_blocks, shown_line
 from catdoc.service import CatDoc
@@ -96,6 +98,11 @@ def hanging_rows(line: Text, hang: int, width: int, console: Console) -> list[Te
     rows = list(body.wrap(console, width - head.cell_len, overflow="fold")) or [Text()]
     pad = " " * head.cell_len
     return [head + rows[0], *(Text(pad) + row for row in rows[1:])]
+
+
+def _parser() -> MarkdownIt:
+    """Textual's own Markdown reading, with MyST shown as Sphinx shows it (`catdoc.myst`)."""
+    return MarkdownIt("gfm-like").use(myst_plugin)
 
 
 class ReadingText(Static):
@@ -184,7 +191,7 @@ class DocumentView(Vertical):
         yield Static(id="doc-title", markup=False)
         yield Static(id="doc-meta", markup=False)
         with VerticalScroll(id="doc-body"):
-            yield Markdown(id="doc-markdown", open_links=False)
+            yield Markdown(id="doc-markdown", open_links=False, parser_factory=_parser)
             yield ReadingText(id="doc-text")
         yield OptionList(id="doc-links")
 
