@@ -94,9 +94,15 @@ def _fence(state: StateCore, token: Token, depth: int) -> list[Token]:
         title = " ".join(part for part in (ADMONITIONS[name], argument) if part)
         env = {**state.env, "myst_depth": depth + 1} if isinstance(state.env, dict) else {}
         inner = state.md.parse(body, env)
+        if token.map:  # the content's lines, from the document's start
+            offset = token.map[0] + 1 + token.content.count("\n") - body.count("\n")
+            for part in inner:
+                if part.map:
+                    part.map = [part.map[0] + offset, part.map[1] + offset]
         quote = Token("blockquote_open", "blockquote", 1, block=True, map=token.map)
         quote.attrSet("class", f"admonition {name}")
-        head = _paragraph(title, token.map) if title else []
+        where = [token.map[0], token.map[0] + 1] if token.map else None  # the fence's line
+        head = _paragraph(title, where) if title else []
         close = Token("blockquote_close", "blockquote", -1, block=True)
         return [quote, *head, *inner, close]
     language = argument.split()[0] if name in CODE_DIRECTIVES and argument else ""

@@ -58,6 +58,12 @@ def test_admonitions_nest_to_a_depth_then_show_as_code() -> None:
     assert "<pre><code>x\n</code></pre>" in html
 
 
+def test_an_admonitions_blocks_keep_their_lines_in_the_document() -> None:
+    tokens = md().parse("# T\n\n```{note}\n:class: x\n\nFirst.\n\nSecond.\n```\n")
+    paragraphs = [t.map for t in tokens if t.type == "paragraph_open" and t.map]
+    assert paragraphs == [[2, 3], [5, 6], [7, 8]]  # the title, "First.", "Second." (from 0)
+
+
 def test_directive_options_and_the_blank_line_after_them_are_left_out() -> None:
     assert directive_body(":caption: A\n:name: b\n\ncode\n") == "code\n"
     assert directive_body("---\ncaption: A\n---\n\ncode\n") == "code\n"
