@@ -327,6 +327,7 @@ _MD_TITLE_MARKUP = re.compile(
     r"|(&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"  # an entity
 )
 _MD_TITLE_ATTRS = re.compile(r"[ \t]+\{[ \t]*[#.:][^{}\n]*\}[ \t]*$")
+_MD_TITLE_MARK = re.compile(r"[`*_\[{\\&<]")
 _MD_TITLE_MAX = 2000
 """Longer headings are taken as written: every span of markup is bounded, so this bounds the
 work on a line written to be slow."""
@@ -353,11 +354,12 @@ def plain_markdown(title: str) -> str:
     title = title.strip()
     if len(title) > _MD_TITLE_MAX:
         return title
+    if _MD_TITLE_MARK.search(title) is None:  # most headings: plain words
+        return title
     if "<!--" in title:
         title = without_html_comments(title).strip()
-    title = _MD_TITLE_ATTRS.sub("", title)
-    if not any(mark in title for mark in "`*_[{\\&"):
-        return title
+    if "{" in title:
+        title = _MD_TITLE_ATTRS.sub("", title)
     return _md_plain(title, 0).strip()
 
 
