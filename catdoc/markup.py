@@ -101,6 +101,8 @@ _ATX = re.compile(r"(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"(`{3,}|~{3,})(.*)$")
 _LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_ADMONITION = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z]")
+"""An MkDocs admonition (`!!! note "Title"`, `??? tip`): Markdown indented under it follows."""
 _RST_ADORN = re.compile(r"([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
 _RST_DIRECTIVE = re.compile(
     r"\.\.[ \t]+(?:\|[^|\n]{1,200}\|[ \t]+)?([A-Za-z0-9][\w:+.-]{0,100}?)[ \t]*::(?:[ \t]|$)"
@@ -144,7 +146,8 @@ def indent_of(line: str) -> int:
 
 def scan_markdown(lines: list[str]) -> Structure:
     """Headings (ATX and setext, never inside code) and which lines are code (fences, also
-    inside list items, indented blocks and HTML comments)."""
+    inside list items, indented blocks and HTML comments; the indented content of a list item
+    or an MkDocs admonition is not code)."""
     scan = Structure(code=[False] * len(lines))
     fence: str | None = None
     fence_indent = 0
@@ -199,8 +202,8 @@ def scan_markdown(lines: list[str]) -> Structure:
             scan.headings.append(Heading(i - 1, i, 1 if stripped[0] == "=" else 2, title))
             prev_para = False
             continue
-        if indent < 4 and _LIST_ITEM.match(stripped):
-            in_list, prev_para = True, False
+        if indent < 4 and (_LIST_ITEM.match(stripped) or _ADMONITION.match(stripped)):
+            in_list, prev_para = True, False  # its indented lines are its content, not code
             continue
         if indent == 0 and was_blank:
             in_list = False

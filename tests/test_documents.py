@@ -299,6 +299,19 @@ def test_a_fence_inside_a_list_item_is_code() -> None:
     assert refs(text) == [("object", "x", 8), ("object", "y", 10)]
 
 
+def test_an_mkdocs_admonitions_content_is_prose() -> None:
+    text = (
+        '!!! note "About @title-1"\n    Read @inside-2 first.\n\n    ```python\n    @deco\n'
+        "    ```\n\n??? tip\n    And #m-3.\n\n    indented @code-4\n\nText.\n\n    code @code-5\n"
+    )
+    assert refs(text) == [
+        ("object", "title-1", 1),
+        ("object", "inside-2", 2),
+        ("morphism", "m-3", 9),
+        ("object", "code-4", 11),  # still the tip's content
+    ]
+
+
 def test_html_comments_in_markdown_hold_no_references() -> None:
     text = (
         "<!-- [[[cog\nprint(f'<a href=\"{sponsor[1]}\">@cog-1</a>')\n]]] -->\n"

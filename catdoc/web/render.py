@@ -19,8 +19,8 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from catdoc.documents import sniff_kind, split_front_matter
+from catdoc.markdown_extensions import extensions_plugin
 from catdoc.markup import scan_asciidoc
-from catdoc.myst import myst_plugin
 
 ROUTES = {
     "category": "categories",
@@ -39,7 +39,7 @@ def _markdown() -> MarkdownIt:
     return (
         MarkdownIt("commonmark", {"html": True, "typographer": False})
         .enable(["table", "strikethrough"])
-        .use(myst_plugin)
+        .use(extensions_plugin)
     )
 
 

@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from catdoc.documents import Kind, sniff_kind, split_front_matter
 from catdoc.errors import CatDocError
 from catdoc.inline import read_inline
-from catdoc.myst import myst_plugin
+from catdoc.markdown_extensions import extensions_plugin
 from catdoc.project import resolve_inside
 from catdoc.reflow import Block, display_blocks, shown_line
 from catdoc.service import CatDoc
@@ -102,7 +102,7 @@ def hanging_rows(line: Text, hang: int, width: int, console: Console) -> list[Te
 
 def _parser() -> MarkdownIt:
     """Textual's own Markdown reading, with MyST shown as Sphinx shows it (`catdoc.myst`)."""
-    return MarkdownIt("gfm-like").use(myst_plugin)
+    return MarkdownIt("gfm-like").use(extensions_plugin)
 
 
 class ReadingText(Static):

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from catdoc.myst import MAX_NESTING, directive_body, myst_plugin
+from catdoc.markdown_extensions import MAX_NESTING, directive_body, extensions_plugin
 
 COMMONMARK = {
     "paragraph_open", "paragraph_close", "inline", "heading_open", "heading_close",
@@ -22,7 +22,7 @@ INLINE = {
 
 
 def md() -> MarkdownIt:
-    return MarkdownIt("commonmark").use(myst_plugin)
+    return MarkdownIt("commonmark").use(extensions_plugin)
 
 
 def test_a_myst_page_reads_as_sphinx_shows_it() -> None:
@@ -45,6 +45,16 @@ def test_a_myst_page_reads_as_sphinx_shows_it() -> None:
         '<pre><code class="language-python">print(1)\n</code></pre>\n'
         "<pre><code>$ pip cache dir\n</code></pre>\n<hr />\n"
         '<pre><code class="language-python">plain = 1\n</code></pre>\n'
+    )
+
+
+def test_mkdocs_admonitions_read_as_quotes_under_their_title() -> None:
+    text = '!!! note "Custom title"\n    Some *text*.\n\n??? tip\n    Hidden.\n\nAfter.\n'
+    assert md().render(text) == (
+        '<blockquote class="admonition note">\n<p><strong>Custom title</strong></p>\n'
+        "<p>Some <em>text</em>.</p>\n</blockquote>\n"
+        '<blockquote class="admonition tip is-collapsible collapsible-closed">\n'
+        "<p><strong>Tip</strong></p>\n<p>Hidden.</p>\n</blockquote>\n<p>After.</p>\n"
     )
 
 
@@ -76,7 +86,7 @@ PARTS = st.sampled_from(
         "```{note}\n", "````{warning} Title\n", "```\n", "````\n", ":::{tip}\n", ":::\n",
         "```{code-block} py\n", ":name: x\n", "---\n", "{ref}`a <b>`", "{class}`~a.B`",
         "{unknown}`x`", "(label)=\n", "% comment\n", "+++\n", "text ", "\n", "\n\n", "> ",
-        "- ", "**b** ", "<b>", "`c`",
+        "- ", "**b** ", "<b>", "`c`", '!!! note "T"\n', "??? tip\n", "???+ warning\n", "    ",
     ]
 )  # fmt: skip
 

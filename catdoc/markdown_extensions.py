@@ -1,22 +1,25 @@
-"""MyST Markdown as Sphinx shows it, for any markdown-it-py renderer.
+"""Markdown as Sphinx's MyST and MkDocs show it, for any markdown-it-py renderer.
 
 A MyST page is CommonMark plus roles (`{class}`~pkg.Cache``), directives in fences
-(```` ```{note} ```` or `:::{note}`), `(label)=` targets and `%` comments. mdit-py-plugins
-parses them; `myst_plugin` then rewrites its tokens into plain CommonMark ones, so the
-dashboard's HTML renderer and the terminal browser's Markdown widget show them alike: a role
-as its text (`catdoc.inline.role_text`), an admonition or version note as a block quote with a
-bold title holding its Markdown, a code directive as code in its language, any other
-directive's content as code, and targets and comments not at all.
+(```` ```{note} ```` or `:::{note}`), `(label)=` targets and `%` comments; an MkDocs page
+has admonitions (`!!! note "Title"` or a collapsible `??? tip`, their Markdown indented under
+them). mdit-py-plugins parses them; `extensions_plugin` then rewrites its tokens into plain
+CommonMark ones, so the dashboard's HTML renderer and the terminal browser's Markdown widget
+show them alike: a role as its text (`catdoc.inline.role_text`), an admonition or version note
+as a block quote with a bold title holding its Markdown, a code directive as code in its
+language, any other directive's content as code, and targets and comments not at all.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
+from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
@@ -53,14 +56,16 @@ _OPTION = re.compile(r":[\w-]+:(?:[ \t].*)?")
 _HIDDEN = frozenset({"myst_target", "myst_line_comment"})
 
 
-def myst_plugin(md: MarkdownIt) -> None:
-    """Parse MyST's roles, blocks and colon fences, and leave only CommonMark tokens."""
-    md.use(myst_role_plugin).use(myst_block_plugin).use(colon_fence_plugin)
-    md.core.ruler.push("catdoc_myst", _rewrite)
+def extensions_plugin(md: MarkdownIt) -> None:
+    """Parse MyST's roles, blocks and colon fences and MkDocs' admonitions, and leave only
+    CommonMark tokens."""
+    md.use(myst_role_plugin).use(myst_block_plugin).use(colon_fence_plugin).use(admon_plugin)
+    md.core.ruler.push("catdoc_extensions", _rewrite)
 
 
 def _rewrite(state: StateCore) -> None:
     depth = state.env.get("myst_depth", 0) if isinstance(state.env, dict) else 0
+    _bold_titles(state.tokens)
     out: list[Token] = []
     for token in state.tokens:
         if token.type in _HIDDEN:
@@ -69,11 +74,41 @@ def _rewrite(state: StateCore) -> None:
             out.append(Token("hr", "hr", 0, markup="---", block=True, map=token.map))
         elif token.type in ("fence", "colon_fence"):
             out += _fence(state, token, depth)
+        elif token.type in _ADMONITION:
+            out.append(_admonition(token))
         else:
             if token.type == "inline" and token.children:
                 token.children = [_role(child) for child in token.children]
             out.append(token)
     state.tokens = out
+
+
+_ADMONITION = {
+    "admonition_open": ("blockquote_open", "blockquote", 1),
+    "admonition_close": ("blockquote_close", "blockquote", -1),
+    "admonition_title_open": ("paragraph_open", "p", 1),
+    "admonition_title_close": ("paragraph_close", "p", -1),
+}
+"""An MkDocs admonition's tokens as a block quote's, its title a paragraph."""
+
+
+def _admonition(token: Token) -> Token:
+    kind, tag, nesting = _ADMONITION[token.type]
+    quote = Token(kind, tag, nesting, map=token.map, block=True)
+    if kind == "blockquote_open":
+        quote.attrSet("class", str(token.attrGet("class") or "admonition"))
+    return quote
+
+
+def _bold_titles(tokens: list[Token]) -> None:
+    """The inline title after each MkDocs admonition title's start, in bold."""
+    for before, token in pairwise(tokens):
+        if before.type == "admonition_title_open" and token.type == "inline" and token.children:
+            token.children = [
+                Token("strong_open", "strong", 1, markup="**"),
+                *token.children,
+                Token("strong_close", "strong", -1, markup="**"),
+            ]
 
 
 def _role(token: Token) -> Token:
@@ -142,4 +177,4 @@ def directive_body(content: str) -> str:
     return "\n".join(lines[start:])
 
 
-__all__ = ["ADMONITIONS", "CODE_DIRECTIVES", "MAX_NESTING", "directive_body", "myst_plugin"]
+__all__ = ["ADMONITIONS", "CODE_DIRECTIVES", "MAX_NESTING", "directive_body", "extensions_plugin"]
