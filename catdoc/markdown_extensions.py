@@ -64,6 +64,8 @@ def extensions_plugin(md: MarkdownIt) -> None:
 
 
 def _rewrite(state: StateCore) -> None:
+    """The token stream with every extension's token replaced by CommonMark ones (see module
+    doc); `myst_depth` in the environment counts the admonitions this parse is inside."""
     depth = state.env.get("myst_depth", 0) if isinstance(state.env, dict) else 0
     _bold_titles(state.tokens)
     out: list[Token] = []
@@ -93,6 +95,7 @@ _ADMONITION = {
 
 
 def _admonition(token: Token) -> Token:
+    """One MkDocs admonition token as its block quote's or title paragraph's."""
     kind, tag, nesting = _ADMONITION[token.type]
     quote = Token(kind, tag, nesting, map=token.map, block=True)
     if kind == "blockquote_open":
@@ -112,6 +115,7 @@ def _bold_titles(tokens: list[Token]) -> None:
 
 
 def _role(token: Token) -> Token:
+    """A MyST role as the text Sphinx shows (code for a code role); other tokens as they are."""
     if token.type != "myst_role":
         return token
     text, is_code = role_text(str(token.meta.get("name", "")), token.content)
@@ -119,6 +123,7 @@ def _role(token: Token) -> Token:
 
 
 def _fence(state: StateCore, token: Token, depth: int) -> list[Token]:
+    """A fence, or a MyST directive in one, as CommonMark tokens (see module doc)."""
     directive = _DIRECTIVE.fullmatch(token.info.strip())
     if directive is None:
         token.type = "fence"
