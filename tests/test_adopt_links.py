@@ -325,6 +325,13 @@ intersphinx_mapping["psycopg"] = ("https://www.psycopg.org/psycopg3/docs/", None
         (CONF, {"python", "sphinx", "numpy", "scipy", "psycopg"}),
         ("intersphinx_mapping = dict(python=('u', None), **other)\n", {"python"}),
         ("intersphinx_mapping: dict = {'py': ('u', None)}\n", {"py"}),
+        (  # intersphinx_registry: the packages it is given
+            "intersphinx_mapping = get_intersphinx_mapping(packages={'python', 'jupyter'})\n"
+            "intersphinx_mapping.update(registry.get_intersphinx_mapping(['pip', 1]))\n",
+            {"python", "jupyter", "pip"},
+        ),
+        ("intersphinx_mapping = get_intersphinx_mapping(packages=names)\n", set()),
+        ("intersphinx_mapping = other_function(packages={'python'})\n", set()),
         ("intersphinx_mapping = {k: v for k, v in pairs}\n", set()),  # computed: names nothing
         ("def f():\n    intersphinx_mapping = {'inner': 1}\n", set()),  # not at the top level
         ("intersphinx_mapping = {'a': (\n", set()),  # not Python

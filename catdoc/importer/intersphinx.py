@@ -4,7 +4,8 @@
 documentation through the inventory `intersphinx_mapping` gives that name: such a reference
 points outside the tree by design, and the importer reports it as `external`, not `unresolved`.
 `conf.py` is Python; it is parsed (`ast`), never run. The names are the text keys of a dict
-written out where `intersphinx_mapping` is assigned (`= {...}`, `= dict(python=...)`), updated
+written out where `intersphinx_mapping` is assigned (`= {...}`, `= dict(python=...)`, or
+intersphinx_registry's `= get_intersphinx_mapping(packages={"python", ...})`), updated
 (`.update({...})`) or set one at a time (`intersphinx_mapping["python"] = ...`) at the top level;
 a mapping computed any other way names nothing.
 """
@@ -21,6 +22,8 @@ from catdoc.project import resolve_inside
 
 CONF = "conf.py"
 MAPPING = "intersphinx_mapping"
+REGISTRY = "get_intersphinx_mapping"
+"""intersphinx_registry's function: the mapping of the packages it is given, by their names."""
 
 
 class Inventories:
@@ -87,12 +90,27 @@ def _is_mapping(node: ast.AST | None) -> bool:
 
 
 def _keys(node: ast.AST | None) -> set[str]:
-    """The text keys of a dict display or of `dict(name=...)`."""
+    """The text keys of a dict display, of `dict(name=...)`, or of intersphinx_registry's
+    `get_intersphinx_mapping(packages={"python", ...})`."""
     if isinstance(node, ast.Dict):
         return {key for item in node.keys for key in _text(item)}
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+    if not isinstance(node, ast.Call):
+        return set()
+    if isinstance(node.func, ast.Name) and node.func.id == "dict":
         return {kw.arg for kw in node.keywords if kw.arg} | {
             key for arg in node.args for key in _keys(arg)
+        }
+    called = (
+        node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+    )
+    if called == REGISTRY:
+        packages = [kw.value for kw in node.keywords if kw.arg == "packages"] + node.args[:1]
+        return {
+            name
+            for collection in packages
+            if isinstance(collection, ast.Set | ast.List | ast.Tuple)
+            for item in collection.elts
+            for name in _text(item)
         }
     return set()
 
