@@ -330,6 +330,7 @@ _MD_TITLE_MARKUP = re.compile(
     r"|(&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"  # an entity
 )
 _MD_TITLE_ATTRS = re.compile(r"[ \t]+\{[ \t]*[#.:][^{}\n]*\}[ \t]*$")
+_MD_CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
 _MD_TITLE_MARK = re.compile(r"[`*_\[{\\&<]")
 _MD_TITLE_MAX = 2000
 """Longer headings are taken as written: every span of markup is bounded, so this bounds the
@@ -361,8 +362,8 @@ def plain_markdown(title: str) -> str:
         return title
     if "<!--" in title:
         title = without_html_comments(title).strip()
-    if "{" in title:
-        title = _MD_TITLE_ATTRS.sub("", title)
+    if "{" in title:  # and the closing #s it may follow (`## Title ## {: #id }`)
+        title = _MD_CLOSING_HASHES.sub("", _MD_TITLE_ATTRS.sub("", title))
     return _md_plain(title, 0).strip()
 
 

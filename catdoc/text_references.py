@@ -118,7 +118,7 @@ _NOT_AFTER = r"[\w@#&./:+=\\`-]"
 _OBJECT_REF = re.compile(r"@(?<!" + _NOT_AFTER + r"@)" + _ID + r"(?![\w/@#]|:[^\s:])")
 _MORPHISM_REF = re.compile(r"#(?<!" + _NOT_AFTER + r"#)" + _ID + r"(?![\w/@#]|:[^\s:])")
 _HEX = re.compile(r"[0-9A-Fa-f]+")
-_ATTR = r"""(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'}]+))"""
+_ATTR = r"""(?:[#.][^\s{}"'=#.][^\s{}"'=]*|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'}]+))"""
 _ATTR_BLOCK = re.compile(r"\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}")
 """An attribute list (`## Title { #anchor .class }`, `{: #id }`: Python-Markdown's attr_list,
 Pandoc, kramdown, MyST): it names the element's own anchor, it refers to nothing."""

@@ -255,6 +255,7 @@ def test_title_markup_reads_as_text() -> None:
         ("# C# and a * b * c", "C# and a * b * c"),
         ("# {class}`~pkg.Mod` and {pep}`8`", "Mod and PEP 8"),
         ("# Contributing &amp; Support &#8212; `&amp;`", "Contributing & Support — &amp;"),
+        ("## [1.18.2](https://x.org) - 2026-10-27 ## {: #hatch-v1.18.2 }", "1.18.2 - 2026-10-27"),
     ],
 )
 def test_markdown_heading_markup_reads_as_text(heading: str, shown: str) -> None:
@@ -396,6 +397,14 @@ def test_markdown_link_ends_labels_and_shorthands_are_no_mentions() -> None:
         ("morphism", "m-2", 5, None),
         ("link", "alone.md", 6, None),
     ]
+
+
+def test_attribute_lists_with_dotted_ids_are_no_mentions() -> None:
+    text = (
+        "## [1.18.2](https://x.org) ## {: #hatch-v1.18.2 }\n"
+        "[](){#command-3.x}\nText {#real .cls-1.2 key=v} and #m-1.\n"
+    )
+    assert refs(text, "markdown") == [("morphism", "m-1", 3, None)]
 
 
 @pytest.mark.parametrize("bad", ['<a "', "<a href='", '<a b="c" ', "<a <", "<a " + "x" * 64])
