@@ -97,21 +97,32 @@ _ADMONITION = {
 def _admonition(token: Token) -> Token:
     """One MkDocs admonition token as its block quote's or title paragraph's."""
     kind, tag, nesting = _ADMONITION[token.type]
-    quote = Token(kind, tag, nesting, map=token.map, block=True)
     if kind == "blockquote_open":
-        quote.attrSet("class", str(token.attrGet("class") or "admonition"))
+        return _quote(str(token.attrGet("class") or "admonition"), token.map)
+    return Token(kind, tag, nesting, map=token.map, block=True)
+
+
+def _quote(classes: str, where: Any) -> Token:
+    """The start of an admonition's block quote."""
+    quote = Token("blockquote_open", "blockquote", 1, map=where, block=True)
+    quote.attrSet("class", classes)
     return quote
+
+
+def _bold(children: list[Token]) -> list[Token]:
+    """`children` inside a strong emphasis, as a title shows."""
+    return [
+        Token("strong_open", "strong", 1, markup="**"),
+        *children,
+        Token("strong_close", "strong", -1, markup="**"),
+    ]
 
 
 def _bold_titles(tokens: list[Token]) -> None:
     """The inline title after each MkDocs admonition title's start, in bold."""
     for before, token in pairwise(tokens):
         if before.type == "admonition_title_open" and token.type == "inline" and token.children:
-            token.children = [
-                Token("strong_open", "strong", 1, markup="**"),
-                *token.children,
-                Token("strong_close", "strong", -1, markup="**"),
-            ]
+            token.children = _bold(token.children)
 
 
 def _role(token: Token) -> Token:
@@ -139,8 +150,7 @@ def _fence(state: StateCore, token: Token, depth: int) -> list[Token]:
             for part in inner:
                 if part.map:
                     part.map = [part.map[0] + offset, part.map[1] + offset]
-        quote = Token("blockquote_open", "blockquote", 1, block=True, map=token.map)
-        quote.attrSet("class", f"admonition {name}")
+        quote = _quote(f"admonition {name}", token.map)
         where = [token.map[0], token.map[0] + 1] if token.map else None  # the fence's line
         head = _paragraph(title, where) if title else []
         close = Token("blockquote_close", "blockquote", -1, block=True)
@@ -154,11 +164,7 @@ def _fence(state: StateCore, token: Token, depth: int) -> list[Token]:
 def _paragraph(title: str, where: Any) -> list[Token]:
     """A paragraph of `title` in bold."""
     inline = Token("inline", "", 0, content=title, block=True, map=where)
-    inline.children = [
-        Token("strong_open", "strong", 1, markup="**"),
-        Token("text", "", 0, content=title),
-        Token("strong_close", "strong", -1, markup="**"),
-    ]
+    inline.children = _bold([Token("text", "", 0, content=title)])
     return [
         Token("paragraph_open", "p", 1, block=True, map=where),
         inline,

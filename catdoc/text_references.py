@@ -93,14 +93,13 @@ class _Found:
 
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 _WIKI = re.compile(r"(!?)\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|[^\[\]\n]*)?\]\]")
-_LINK = re.compile(
-    r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
-    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
-)
-_LINK_TAIL = re.compile(
+_LINK_END = (
     r"\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
     r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
 )
+"""`](destination "title")`: the end of an inline link, its destination the first group."""
+_LINK = re.compile(r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)" + _LINK_END)
+_LINK_TAIL = re.compile(_LINK_END)
 """The end of a link whose text began on an earlier line (`[UML Diagram` then `Example](#uml)`)."""
 _REF_LABEL = re.compile(r"(?<=\])\[[^\[\]\n]*\]")
 """A reference link's label (`[text][label]`): a name for a link definition, not prose."""
@@ -288,7 +287,9 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
     strict = kind != "markdown"
     found: list[_Found] = []
     for i, line in enumerate(lines):
-        if skip[i] or not any(mark in line for mark in "@#[]{<"):
+        if skip[i] or not (
+            "@" in line or "#" in line or "[" in line or "]" in line or "{" in line or "<" in line
+        ):
             continue
         number = i + offset + 1
         if not strict and "<!--" in line:

@@ -101,7 +101,8 @@ def hanging_rows(line: Text, hang: int, width: int, console: Console) -> list[Te
 
 
 def _parser() -> MarkdownIt:
-    """Textual's own Markdown reading, with MyST shown as Sphinx shows it (`catdoc.myst`)."""
+    """Textual's own Markdown reading, with MyST and MkDocs' admonitions shown as Sphinx and
+    MkDocs show them (`catdoc.markdown_extensions`)."""
     return MarkdownIt("gfm-like").use(extensions_plugin)
 
 
