@@ -14,6 +14,7 @@ from dashboard_project import make_dashboard_project
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp import Client
+from myst_samples import MYST_PAGE
 from starlette.testclient import TestClient
 
 from catdoc import results as r
@@ -269,15 +270,7 @@ def test_markdown_comments_are_left_out_and_other_html_shown_as_text() -> None:
 def test_myst_documents_read_as_sphinx_shows_them() -> None:
     from catdoc.web.render import document_html
 
-    text = (
-        "(wheel-caching)=\n# Caching\n\n% a comment\n\n"
-        "See {ref}`local installs <local-project>` and {class}`~pkg.Cache`.\n\n"
-        "```{versionchanged} 23.3\nA new format, `http-v2`.\n```\n\n"
-        ":::{warning}\n:class: tight\n\nDo **not** delete it.\n:::\n\n"
-        "```{code-block} python\n:caption: Example\n\nprint(1)\n```\n\n"
-        "```{pip-cli}\n$ pip cache dir\n```\n"
-    )
-    html = str(document_html(text, "docs/caching.md"))
+    html = str(document_html(MYST_PAGE, "docs/caching.md"))
     for hidden in ("(wheel-caching)=", "a comment", "{ref}", "{class}", ":class:", ":caption:"):
         assert hidden not in html
     assert "See local installs and <code>Cache</code>." in html

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from myst_samples import MYST_PAGE
 
 from catdoc.markdown_extensions import MAX_NESTING, directive_body, extensions_plugin
 
@@ -26,14 +27,7 @@ def md() -> MarkdownIt:
 
 
 def test_a_myst_page_reads_as_sphinx_shows_it() -> None:
-    text = (
-        "(wheel-caching)=\n# Caching\n\n% a comment\n\n"
-        "See {ref}`local installs <local-project>` and {class}`~pkg.Cache`.\n\n"
-        "```{versionchanged} 23.3\nA new format, `http-v2`.\n```\n\n"
-        ":::{warning}\n:class: tight\n\nDo **not** delete it.\n:::\n\n"
-        "```{code-block} python\n:caption: Example\n\nprint(1)\n```\n\n"
-        "```{pip-cli}\n$ pip cache dir\n```\n\n+++\n\n```python\nplain = 1\n```\n"
-    )
+    text = MYST_PAGE + "\n+++\n\n```python\nplain = 1\n```\n"
     assert md().render(text) == (
         "<h1>Caching</h1>\n"
         "<p>See local installs and <code>Cache</code>.</p>\n"
