@@ -1,5 +1,6 @@
-"""MyST as Sphinx shows it (`catdoc.myst`): every MyST token becomes a CommonMark one, so the
-dashboard's HTML and the terminal browser's Markdown widget read MyST pages alike."""
+"""MyST and MkDocs' admonitions as Sphinx and MkDocs show them (`catdoc.markdown_extensions`):
+every extension's token becomes a CommonMark one, so the dashboard's HTML and the terminal
+browser's Markdown widget read such pages alike."""
 
 from __future__ import annotations
 
