@@ -10,7 +10,10 @@ when nothing of the document's own comes first. A literal include (`literalinclu
 `include` with `:literal:` or `:code:`) inserts the file as code: it is a fragment too, but
 defines nothing. A reST include reads the file as reST (as Markdown with a MyST `:parser:`), a
 MyST include as Markdown, whatever the file's suffix; `:start-line:`, `:end-line:`,
-`:start-after:` and `:end-before:` clip it as docutils does.
+`:start-after:` and `:end-before:` clip it as docutils does. A MyST text's fences are read once,
+by `markup.scan_markdown`: an include counts where it finds a directive's fence (not in code, an
+HTML comment or a directive's options), and an `{eval-rst}` body is reST up to the line that
+closes it, or to the end when none does, as MyST reads an unclosed fence.
 
 Paths are joined as Sphinx joins them: one starting with `/` from the docs root (Sphinx's source
 folder), any other from the folder of the document, also in an included file (plain docutils
@@ -37,7 +40,14 @@ from catdoc.documents import (
 )
 from catdoc.errors import CatDocError
 from catdoc.front_matter import body_lines
-from catdoc.markup import RST_CODE_DIRECTIVES, Kind, indent_of, scan_rst, scan_structure
+from catdoc.markup import (
+    Kind,
+    Structure,
+    fence_directive,
+    indent_of,
+    scan_rst,
+    scan_structure,
+)
 from catdoc.project import resolve_inside
 
 MAX_DEPTH = 8
@@ -45,7 +55,6 @@ MAX_DEPTH = 8
 
 _RST_INCLUDE = re.compile(r"[ \t]*\.\.[ \t]+(include|literalinclude)[ \t]*::(?:[ \t]+(.*))?$")
 _RST_OPTION = re.compile(r":([\w-]+):(?:[ \t]+(.*))?$")
-_MYST_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*(?:\{([A-Za-z][\w:+.-]*)\})?(.*)$")
 _MYST_YAML_OPTION = re.compile(r"[ \t]*([\w-]+)[ \t]*:[ \t]*(.*)$")
 _GATE = re.compile(r"include[ \t]*::|\{(?:literal)?include\}")
 _MARKDOWN_PARSERS = ("myst", "mark")
@@ -125,37 +134,71 @@ def includes_in(text: str, kind: Kind, folder: str, docs_root: str) -> list[Incl
     if kind not in ("rst", "markdown") or not may_include(text):
         return []
     lines, _ = body_lines(text, kind)
-    return _includes_in_lines(lines, kind, folder, _normal_root(docs_root))
+    written = _directives(lines, kind, scan_structure(lines, kind))
+    return _joined(written, folder, _normal_root(docs_root))
 
 
-def _includes_in_lines(lines: list[str], kind: Kind, folder: str, root: str) -> list[Include]:
+@dataclass(frozen=True)
+class _Directive:
+    """An include directive as written: its path not yet joined (see `_joined`)."""
+
+    argument: str
+    line: int
+    kind: Kind | None
+    clip: Clip
+
+
+def _joined(directives: Iterable[_Directive], folder: str, root: str) -> list[Include]:
+    """The directives with their paths joined from `folder` (see module doc), but those whose
+    path names no file of the project."""
+    out: list[Include] = []
+    for written in directives:
+        path = _target(written.argument, folder, root)
+        if path is not None:
+            out.append(Include(path, written.line, written.kind, written.clip))
+    return out
+
+
+def _directives(lines: list[str], kind: Kind, structure: Structure) -> list[_Directive]:
+    """The include directives of `lines` (whose `structure` tells a MyST text's fences)."""
     if kind == "rst":
-        return _rst_includes(lines, 0, folder, root)
-    return _myst_includes(lines, folder, root)
+        return _rst_includes(lines, 0)
+    found: list[_Directive] = []
+    for i in structure.fences:
+        directive = fence_directive(lines[i])
+        if directive is None:
+            continue
+        name, argument = directive
+        end = structure.fence_ends[i]
+        if name == "eval-rst":
+            found += _rst_includes(lines[i + 1 : end], i + 1)
+        elif name in ("include", "literalinclude"):
+            argument, options = _myst_options(lines[i + 1 : end], argument)
+            literal = name == "literalinclude" or "literal" in options or "code" in options
+            found.append(_Directive(argument, i, None if literal else "markdown", _clip(options)))
+    return found
 
 
-def _rst_includes(lines: list[str], first: int, folder: str, root: str) -> list[Include]:
-    """reST include directives; `first` is the index of `lines[0]` in the document. A
-    `literalinclude` is read as a plain directive so that only code around it hides it."""
+def _rst_includes(lines: list[str], first: int) -> list[_Directive]:
+    """reST include directives; `first` is the index of `lines[0]` in the document (an
+    `{eval-rst}` body's in a MyST one). A `literalinclude` is read as a plain directive so that
+    only code around it hides it."""
     masked = [
         line.replace("literalinclude", "include", 1) if _RST_INCLUDE.match(line) else line
         for line in lines
     ]
     code = scan_rst(masked).code
-    found: list[Include] = []
+    found: list[_Directive] = []
     for i, line in enumerate(lines):
         match = None if code[i] else _RST_INCLUDE.match(line)
         if match is None:
             continue
         argument, options = _rst_directive_block(lines, i, match.group(2) or "")
-        path = _target(argument, folder, root)
-        if path is None:
-            continue
         literal = match.group(1) == "literalinclude" or "literal" in options or "code" in options
         parser = (options.get("parser") or "").lower()
         markdown = any(name in parser for name in _MARKDOWN_PARSERS)
         kind: Kind | None = None if literal else "markdown" if markdown else "rst"
-        found.append(Include(path, first + i, kind, _clip(options)))
+        found.append(_Directive(argument, first + i, kind, _clip(options)))
     return found
 
 
@@ -179,55 +222,12 @@ def _rst_directive_block(lines: list[str], at: int, head: str) -> tuple[str, dic
     return "".join(argument), options
 
 
-def _myst_includes(lines: list[str], folder: str, root: str) -> list[Include]:
-    """MyST include directives, read through the fences around them: a code fence hides what
-    it holds; a directive's fence (`{note}`, `{tab-item}` …) holds Markdown, and an
-    `{eval-rst}` fence reST."""
-    found: list[Include] = []
-    stack: list[tuple[str, int, str]] = []  # (fence character, length, "code"/"markdown"/rst)
-    rst_from = 0
-    for i, line in enumerate(lines):
-        stripped = line.strip()
-        if stack:
-            char, size, inside = stack[-1]
-            if len(stripped) >= size and stripped == char * len(stripped):
-                stack.pop()
-                if inside == "rst":
-                    found += _rst_includes(lines[rst_from:i], rst_from, folder, root)
-                continue
-            if inside != "markdown":
-                continue
-        match = _MYST_OPEN.match(line)
-        if match is None:
-            continue
-        fence, name, rest = match.group(1), (match.group(2) or "").lower(), match.group(3)
-        if fence[0] == "`" and "`" in rest:
-            continue  # an inline code span, not a fence
-        if fence[0] == ":" and not name:
-            continue  # a colon fence names its directive
-        if name in ("include", "literalinclude"):
-            argument, options = _myst_options(lines, i + 1, rest)
-            path = _target(argument, folder, root)
-            if path is not None:
-                literal = name == "literalinclude" or "literal" in options or "code" in options
-                found.append(Include(path, i, None if literal else "markdown", _clip(options)))
-            inside = "code"
-        elif name == "eval-rst":
-            inside, rst_from = "rst", i + 1
-        elif name and name not in RST_CODE_DIRECTIVES and name != "toctree":
-            inside = "markdown"
-        else:
-            inside = "code"
-        stack.append((fence[0], len(fence), inside))
-    return found
-
-
-def _myst_options(lines: list[str], start: int, argument: str) -> tuple[str, dict[str, str]]:
+def _myst_options(body: list[str], argument: str) -> tuple[str, dict[str, str]]:
     """A MyST directive's argument and its options: `:key: value` lines, or a YAML block
-    between `---` lines, right after the opening fence."""
+    between `---` lines, at the start of its `body`."""
     options: dict[str, str] = {}
-    yaml = start < len(lines) and lines[start].strip() == "---"
-    for line in lines[start + 1 if yaml else start :]:
+    yaml = bool(body) and body[0].strip() == "---"
+    for line in body[1 if yaml else 0 :]:
         text = line.strip()
         if yaml:
             if text == "---":
@@ -314,7 +314,7 @@ class IncludeReader:
         structure = scan_structure(lines, kind)
         own = next((h for h in structure.headings if h.title), None)
         given: str | None = None
-        for inc in _includes_in_lines(lines, kind, folder, self.docs_root):
+        for inc in _joined(_directives(lines, kind, structure), folder, self.docs_root):
             if inc.path in chain:
                 continue
             if inc.path not in out.files:

@@ -1175,6 +1175,37 @@ def test_include_paths_never_leave_the_project(parts: list[str], kind: str) -> N
         assert not inc.path.startswith(("../", "/")) and inc.path not in (".", "..")
 
 
+@pytest.mark.parametrize(
+    ("text", "paths"),
+    [
+        ("    ```{include} code.md\n    ```\n", []),  # indented code, no fence
+        ("<!--\n```{include} hidden.md\n```\n-->\n", []),  # an HTML comment shows nothing
+        # the note's closing line ends it, and the toctree left open in it
+        ("::::{note}\n```{toctree}\n::::\n```{include} after.md\n```\n", ["d/after.md"]),
+        # a YAML block that never closes takes the whole body as options, as MyST reads it
+        ("::::{note}\n---\n```{include} options.md\n```\n::::\n", []),
+        ("```{eval-rst}\n.. include:: open.rst\n", ["d/open.rst"]),  # open to the end
+        ("````{note}\n```{eval-rst}\n.. include:: nested.rst\n````\n", ["d/nested.rst"]),
+    ],
+)
+def test_myst_includes_are_read_through_the_scanners_fences(text: str, paths: list[str]) -> None:
+    """One reading of MyST fences (`markup.scan_markdown`'s): where a fence opens, where it
+    ends, and whether its body is Markdown, code or (`{eval-rst}`) reST."""
+    assert [inc.path for inc in includes_in(text, "markdown", "d", ".")] == paths
+
+
+def test_an_eval_rst_include_is_read_as_rest_at_its_line() -> None:
+    text = "Intro\n\n````{note}\n```{eval-rst}\n.. include:: r.rst\n````\n"
+    assert [(inc.line, inc.kind) for inc in includes_in(text, "markdown", "", ".")] == [(4, "rst")]
+
+
+def test_a_myst_includes_options_end_with_its_fence() -> None:
+    (inc,) = includes_in(
+        "```{include} a.md\n---\nstart-line: 1\n```\nend-before: x\n", "markdown", "", "."
+    )
+    assert inc.clip == Clip(start_line="1")  # not the text after the fence
+
+
 # ---------------------------------------------------------------------------------- PEPs
 def test_python_peps_end_to_end(tmp_path: Path) -> None:
     shutil.copytree(PEPS, tmp_path / "peps")
