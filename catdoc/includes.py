@@ -41,6 +41,7 @@ from catdoc.documents import (
 from catdoc.errors import CatDocError
 from catdoc.front_matter import body_lines
 from catdoc.markup import (
+    Heading,
     Kind,
     Structure,
     fence_directive,
@@ -279,71 +280,122 @@ def _target(argument: str, folder: str, root: str) -> str | None:
     return path
 
 
+@dataclass
+class _Part:
+    """A text as includes are followed through it: its first titled heading, and its include
+    directives as written (their paths are joined per document that includes the text: a
+    relative one is read from that document's folder)."""
+
+    heading: Heading | None
+    directives: list[_Directive]
+
+    @classmethod
+    def read(cls, text: str, lines: list[str], kind: Kind) -> _Part:
+        """The part of `text` (whose body `lines` are read as `kind`)."""
+        structure = scan_structure(lines, kind)
+        heading = next((h for h in structure.headings if h.title), None)
+        return cls(heading, _directives(lines, kind, structure) if may_include(text) else [])
+
+
+@dataclass
+class _Fragment:
+    """An included file as one include reads it (clipped, as a kind): what it defines is read
+    once, however many documents include it, and its references only once someone wants them."""
+
+    text: str
+    kind: Kind
+    part: _Part
+    labels: list[str]
+    _references: list[Reference] | None = None
+
+    def references(self) -> list[Reference]:
+        """The references written in it, read on first use: labels alone cost none."""
+        if self._references is None:
+            self._references = extract_references(self.text, kind=self.kind)
+        return self._references
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """One document's walk through its includes: its folder (where relative paths start), where
+    its body starts in its file, whether references are wanted, and what it gathers."""
+
+    folder: str
+    offset: int
+    references: bool
+    out: Included
+
+
 class IncludeReader:
     """Follows the includes of the documents of one batch (an import, a suggestion run),
-    reading each included file once. `texts` are documents already read (project-relative
-    path → text); other files are read inside the project only (`resolve_inside`)."""
+    reading each included file once, and each way it is included (as a kind, clipped) once.
+    `texts` are documents already read (project-relative path → text); other files are read
+    inside the project only (`resolve_inside`)."""
 
     def __init__(self, root: Path, docs_root: str, texts: Mapping[str, str] | None = None) -> None:
         self.root = root
         self.docs_root = _normal_root(docs_root)
         self._texts: dict[str, str | None] = dict(texts or {})
+        self._fragments: dict[tuple[str, Kind, Clip], _Fragment | None] = {}
 
-    def of(self, rel: str, text: str, kind: Kind) -> Included:
-        """What the document at `rel` pulls in (see module doc)."""
+    def of(self, rel: str, text: str, kind: Kind, *, references: bool = True) -> Included:
+        """What the document at `rel` pulls in (see module doc); without `references`, not
+        the references of the files it includes (a caller that wants labels pays for none)."""
         out = Included()
         if kind in ("rst", "markdown") and may_include(text):
             lines, offset = body_lines(text, kind)
-            out.title = self._follow(lines, kind, posixpath.dirname(rel), (rel,), out, offset)[0]
+            part = _Part.read(text, lines, kind)
+            walk = _Walk(posixpath.dirname(rel), offset, references, out)
+            out.title = self._follow(part, (rel,), walk, None)[0]
         return out
 
     def _follow(
-        self,
-        lines: list[str],
-        kind: Kind,
-        folder: str,
-        chain: tuple[str, ...],
-        out: Included,
-        offset: int,
-        at: int | None = None,
+        self, part: _Part, chain: tuple[str, ...], walk: _Walk, at: int | None
     ) -> tuple[str | None, str | None]:
-        """Adds to `out` what `lines` pull in; returns (the title an include before their first
-        heading gives, their own first heading's title). `offset` is where the document's body
-        starts in its file; `at` the file line of its include directive that brought `lines` in
-        (None for the document's own lines)."""
-        structure = scan_structure(lines, kind)
-        own = next((h for h in structure.headings if h.title), None)
+        """Adds to the walk's `out` what `part` pulls in; returns (the title an include before
+        its first heading gives, its own first heading's title). `at` is the file line of the
+        document's include directive that brought `part` in (None for the document's own)."""
+        own = part.heading
         given: str | None = None
-        for inc in _joined(_directives(lines, kind, structure), folder, self.docs_root):
+        for inc in _joined(part.directives, walk.folder, self.docs_root):
             if inc.path in chain:
                 continue
-            if inc.path not in out.files:
-                out.files.append(inc.path)
-            if len(chain) > MAX_DEPTH:
+            if inc.path not in walk.out.files:
+                walk.out.files.append(inc.path)
+            if len(chain) > MAX_DEPTH or inc.kind is None:
                 continue
-            text = self._text(inc.path) if inc.kind is not None else None
-            clipped = inc.clip.apply(text) if text is not None else None
-            if clipped is None or inc.kind is None:
+            fragment = self._fragment(inc.path, inc.kind, inc.clip)
+            if fragment is None:
                 continue
-            if may_define_labels(clipped):
-                out.labels += [label for label, _ in labels_of(clipped, inc.kind)]
-            line = at if at is not None else inc.line + offset + 1
-            out.references += [
-                replace(ref, line=line) for ref in extract_references(clipped, kind=inc.kind)
-            ]
-            sub_lines, _ = body_lines(clipped, inc.kind)
-            if may_include(clipped):
-                chained = (*chain, inc.path)
-                sub = self._follow(sub_lines, inc.kind, folder, chained, out, offset, line)
-            else:
-                heading = next(
-                    (h for h in scan_structure(sub_lines, inc.kind).headings if h.title), None
-                )
-                sub = (None, heading.title if heading else None)
+            walk.out.labels += fragment.labels
+            line = at if at is not None else inc.line + walk.offset + 1
+            if walk.references:
+                walk.out.references += [replace(ref, line=line) for ref in fragment.references()]
+            sub = self._follow(fragment.part, (*chain, inc.path), walk, line)
             title = sub[0] or sub[1]
             if given is None and title and (own is None or inc.line < own.first):
                 given = title
         return given, own.title if own else None
+
+    def _fragment(self, rel: str, kind: Kind, clip: Clip) -> _Fragment | None:
+        """The file at `rel` as an include reads it, or None when nothing of it is included
+        (it cannot be read, or the clip fails). Its reading is the same whoever includes it,
+        from any folder: only the paths of its own includes depend on that (`_joined`)."""
+        key = (rel, kind, clip)
+        if key not in self._fragments:
+            text = self._text(rel)
+            clipped = clip.apply(text) if text is not None else None
+            if clipped is None:
+                self._fragments[key] = None
+            else:
+                labels = (
+                    [label for label, _ in labels_of(clipped, kind)]
+                    if may_define_labels(clipped)
+                    else []
+                )
+                part = _Part.read(clipped, body_lines(clipped, kind)[0], kind)
+                self._fragments[key] = _Fragment(clipped, kind, part, labels)
+        return self._fragments[key]
 
     def _text(self, rel: str) -> str | None:
         """The text of a file inside the project, or None when it cannot be read."""
