@@ -1272,6 +1272,43 @@ def test_a_shared_fragment_joins_its_paths_from_each_includers_folder(tmp_path: 
     assert (b.files, b.labels) == (["docs/parts/common.txt", "docs/b/local.txt"], ["from-b"])
 
 
+_SHARED_FRAGMENTS = {
+    "d/parts/p.txt": ".. _p:\n\nP :ref:`x`.\n\n.. include:: q.txt\n\ncut\n\n.. _p-after:\n",
+    "d/parts/m.md": "(m)=\n# M\n\n```{include} q.txt\n```\n",
+    "d/a/q.txt": ".. _qa:\n\nQA\n==\n",
+    "d/b/q.txt": "Ref :doc:`z`.\n\n.. _qb:\n",
+}
+_INCLUDES = [
+    ".. include:: ../parts/p.txt",
+    ".. include:: /parts/p.txt\n   :end-before: cut",
+    ".. include:: ../parts/p.txt\n   :parser: myst_parser.sphinx_",
+    ".. include:: ../parts/m.md\n   :parser: myst_parser.sphinx_",
+    ".. include:: q.txt\n   :start-line: 1",
+    ".. include:: q.txt",
+    ".. literalinclude:: q.txt",
+    "Title\n=====",
+]
+
+
+@given(st.lists(st.lists(st.sampled_from(_INCLUDES), max_size=4), min_size=3, max_size=3))
+@settings(max_examples=100, deadline=None)
+def test_a_reader_shared_by_documents_reads_each_as_a_fresh_one(pieces: list[list[str]]) -> None:
+    """What a document pulls in does not depend on what the reader read before for others:
+    the fragments are read once, keyed by all that changes a reading (file, kind, clip), and
+    their own includes are joined from each includer's folder."""
+    documents = ["d/a/x.rst", "d/b/y.rst", "d/parts/z.rst"]
+    texts = {rel: "\n\n".join(parts) + "\n" for rel, parts in zip(documents, pieces, strict=True)}
+    texts.update(_SHARED_FRAGMENTS)
+    shared = IncludeReader(Path("/nonexistent"), "d", texts)
+
+    def seen(reader: IncludeReader, rel: str) -> tuple[object, ...]:
+        got = reader.of(rel, texts[rel], "rst")
+        return got.files, got.labels, got.title, got.references
+
+    for rel in documents:
+        assert seen(shared, rel) == seen(IncludeReader(Path("/nonexistent"), "d", texts), rel)
+
+
 def test_labels_of_an_earlier_documents_includes_read_no_references(
     bare: CatDoc, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
