@@ -325,7 +325,7 @@ class IncludeReader:
             clipped = inc.clip.apply(text) if text is not None else None
             if clipped is None or inc.kind is None:
                 continue
-            if may_define_labels(clipped):
+            if may_define_labels(clipped, inc.kind):
                 out.labels += [label for label, _ in labels_of(clipped, inc.kind)]
             line = at if at is not None else inc.line + offset + 1
             out.references += [

@@ -12,6 +12,13 @@ plain text, where `@` mostly means something else, it must also look like one of
 ids: its first word (up to the first `-`, `_`, `.` or digit, case ignored) is, or nearly is, the
 first word of some id (`@req-refunds` where `req-auth` exists; the typo `@logn-form` beside
 `login`), so `by @max-muoto in #8107` in a changelog is no broken id.
+
+An AsciiDoc cross reference to an id (`<<limits>>`, `xref:limits[]`), which the document does
+not define, is a link to `#limits`: Asciidoctor looks for the id in that document only (with
+what it includes), never in another, and renders a link that leads nowhere. It counts (as
+`unresolved`) when another document defines that id, where it was surely meant to point
+(`xref:other.adoc#limits[]` says so); an id no document defines may come from attributes set
+outside the tree (an Antora playbook's `idprefix`) and is left unreported.
 """
 
 from __future__ import annotations
@@ -37,6 +44,9 @@ from catdoc.model import ImportConfig
 
 LINKS = "references"
 """The morphism type (name) of links, wiki links and @mentions; a role's own name otherwise."""
+ANCHOR = "#"
+"""What starts the target of a link to an id of the linking document (AsciiDoc's `<<limits>>`
+is `#limits`): it names no other document."""
 
 _WEB_SUFFIXES = (".html", ".htm")
 _FIRST_WORD = re.compile(r"[^-_.\d]*")
@@ -107,7 +117,7 @@ class Resolver:
                 suffixes.add(path.suffix)
             for key in keys - {""}:
                 found.names.setdefault(key, set()).add(doc.object_id)
-            if doc.text is not None and may_define_labels(doc.text):
+            if doc.text is not None and may_define_labels(doc.text, doc.kind):
                 for label, _line in labels_of(doc.text, doc.kind):
                     found.labels.setdefault(label, set()).add(doc.object_id)
             for label in doc.included_labels:
@@ -120,10 +130,14 @@ class Resolver:
         """The rules a role or a header field is read by (None for the other kinds)."""
         return self.roles if ref.kind == "role" else self.fields if ref.kind == "field" else None
 
-    def counts(self, ref: Reference, kind: Kind = "markdown") -> bool:
-        """Whether the reference (in a document of `kind`) names a document at all: a role or a
-        header field only when it is configured, an `@id` mention only when it names an object
-        or is written as an id (see the module)."""
+    def counts(self, ref: Reference, kind: Kind = "markdown", source_path: str = "") -> bool:
+        """Whether the reference (in a document of `kind` at `source_path`) names a document at
+        all: a role or a header field only when it is configured, an `@id` mention only when it
+        names an object or is written as an id, a link to an AsciiDoc id only when another
+        document defines it (see the module)."""
+        if ref.kind == "link" and ref.target.startswith(ANCHOR):
+            owners = self.labels.get(normalize_label(ref.target[1:]), set())
+            return bool(owners) and self.paths.get(source_path) not in owners
         if ref.kind == "object":
             if ref.target in self.ids:
                 return True
@@ -179,7 +193,7 @@ class Resolver:
         if ref.kind == "object":
             return {ref.target} if ref.target in self.ids else set()
         if ref.kind == "link":
-            return self._link(source_path, ref.target)
+            return set() if ref.target.startswith(ANCHOR) else self._link(source_path, ref.target)
         if ref.kind == "wiki":
             if ref.target in self.ids:
                 return {ref.target}
@@ -287,4 +301,4 @@ def _some(hit: str | None) -> set[str]:
     return {hit} if hit is not None else set()
 
 
-__all__ = ["LINKS", "Known", "Resolver", "sole"]
+__all__ = ["ANCHOR", "LINKS", "Known", "Resolver", "sole"]

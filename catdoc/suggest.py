@@ -214,7 +214,7 @@ def _cross_references(project: Project) -> Pairs:
             brought = included[rel].references if rel in included else []
             own = extract_references(text, kind=kinds[obj.id], fields=resolver.fields)
             for ref in resolver.expanded(obj.path, own + brought):
-                if ref.kind == "morphism" or not resolver.counts(ref, kinds[obj.id]):
+                if ref.kind == "morphism" or not resolver.counts(ref, kinds[obj.id], obj.path):
                     continue
                 target = resolver.resolve(obj.path, ref)
                 if target is not None and home.get(target) not in (None, home.get(obj.id)):

@@ -20,6 +20,7 @@ from catdoc.documents import (
     extract_references,
     headings_of,
     kind_of,
+    labels_of,
     sniff_kind,
     text_metadata,
 )
@@ -169,6 +170,7 @@ def test_cross_references_and_links_to_other_documents() -> None:
         "Also <<api.adoc#limits>>, <<guide#install>>, <<guide.adoc>> and link:guide.html[Guide].\n"
         "Not <<limits>>, <<limits,Limits>>, xref:limits[], xref:#limits[], <<Section Title>>,\n"
         "link:https://example.org/a.adoc[web], https://example.org[site] or link:{url}/a.adoc[].\n"
+        "\n[[limits]]\n== Section Title\n"
     )
     assert refs(text) == [
         ("link", "api.adoc", 1),
@@ -191,6 +193,46 @@ def test_the_text_of_a_link_is_no_mention() -> None:
         ("link", "team.adoc", 1),
         ("link", "guide.html", 1),
         ("object", "real-5", 2),
+    ]
+
+
+def test_ids_are_labels_as_asciidoctor_registers_them() -> None:
+    """Anchors, block ids and section ids (generated `_section_title`, shaped by `idprefix` and
+    `idseparator`, `_2` for a repeat; a given one instead), never in a listing block."""
+    text = (
+        "= Guide\n:toc: left\n\n== Getting Started!\n\n[[limits,Rate limits]]\n== Limits\n\n"
+        "[#tuning.big]\nTune with [[knob-1]] and anchor:knob-2[] or [#knob-3]#here#.\n\n"
+        "[source#code-1,python]\n----\n[[not-an-id]]\n== not a title\n----\n\n"
+        "* [[[bib-1]]] A book\n\n== Getting Started\n\n:idprefix:\n:idseparator: -\n\n"
+        "== The `catdoc` Tool\n\n:sectids!:\n\n== No Id\n"
+    )
+    assert labels_of(text, "asciidoc") == [
+        ("_getting_started", 4),
+        ("limits", 7),
+        ("tuning", 10),
+        ("knob-1", 10),
+        ("knob-2", 10),
+        ("knob-3", 10),
+        ("code-1", 13),
+        ("bib-1", 18),
+        ("_getting_started_2", 20),
+        ("the-catdoc-tool", 25),
+    ]
+
+
+def test_a_cross_reference_to_an_id_the_document_lacks_links_to_it() -> None:
+    """Asciidoctor looks an xref's id up in its own document only, then (for one with a space or
+    a capital) its section titles; one it lacks is rendered as a link to `#id` all the same."""
+    text = (
+        "== Setup\n\nSee <<limits>>, xref:limits[], <<_setup>>, <<Setup>>, <<setup>>,\n"
+        "xref:#tuning[], <<Tuning Knobs,knobs>> and <<here>>.\n\n[[here]]\nText.\n"
+    )
+    assert refs(text) == [
+        ("link", "#limits", 3),
+        ("link", "#limits", 3),
+        ("link", "#setup", 3),
+        ("link", "#tuning", 4),
+        ("link", "#Tuning Knobs", 4),
     ]
 
 
@@ -272,6 +314,28 @@ def test_import_link_titles_metadata_and_references(tmp_path: Path) -> None:
     assert design.summary == "How a payment flows from the cart to the bank."
     assert design.tags == ["payments", "api"]
     assert design.metadata == {"version": "1.2", "revremark": "First draft", "status": "draft"}
+
+
+def test_an_id_of_another_document_is_unresolved_as_asciidoctor_leaves_it(tmp_path: Path) -> None:
+    """`<<limits>>` names an id of the document it is written in; when only another document
+    defines `limits`, Asciidoctor's link leads nowhere: unresolved (`xref:api.adoc#limits[]`
+    is the link meant). An id no document defines is not reported (it may come from attributes
+    set outside the tree)."""
+    CatDoc.init(tmp_path, bare=True)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "api.adoc").write_text(API, encoding="utf-8")
+    (docs / "guide.adoc").write_text(
+        "= Guide\n\n== Calls\n\nMind <<limits>>, xref:api.adoc#limits[limits], <<calls>>,\n"
+        "<<_calls>> and <<nowhere>>.\n",
+        encoding="utf-8",
+    )
+    out = CliRunner().invoke(
+        app, ["-C", str(tmp_path), "import", "docs", "--link", "--format", "json"]
+    )
+    assert out.exit_code == 0, out.output
+    found = [(r["target"], r["line"], r["status"]) for r in json.loads(out.stdout)["references"]]
+    assert found == [("api.adoc", 5, "linked"), ("#limits", 5, "unresolved")]
 
 
 def test_concepts_come_from_prose_never_from_listings_or_attributes(tmp_path: Path) -> None:
