@@ -35,6 +35,7 @@ from catdoc.documents import (
     DOCUMENT_SUFFIXES,
     Kind,
     Reference,
+    Structure,
     kind_of,
     labels_of,
     may_define_labels,
@@ -72,7 +73,7 @@ def common_folder(paths: Iterable[str]) -> str:
 class Known:
     """One document a reference may name: its object id, path, title, its text (for the labels
     it defines) and the labels of the files it includes, which Sphinx gives the including
-    document (`catdoc.includes`)."""
+    document (`catdoc.includes`); the structure of its text when the caller has it."""
 
     object_id: str
     path: str | None = None
@@ -80,6 +81,7 @@ class Known:
     text: str | None = None
     kind: Kind = "markdown"
     included_labels: tuple[str, ...] = ()
+    structure: Structure | None = None
 
 
 @dataclass
@@ -118,7 +120,7 @@ class Resolver:
             for key in keys - {""}:
                 found.names.setdefault(key, set()).add(doc.object_id)
             if doc.text is not None and may_define_labels(doc.text, doc.kind):
-                for label, _line in labels_of(doc.text, doc.kind):
+                for label, _line in labels_of(doc.text, doc.kind, doc.structure):
                     found.labels.setdefault(label, set()).add(doc.object_id)
             for label in doc.included_labels:
                 found.labels.setdefault(label, set()).add(doc.object_id)

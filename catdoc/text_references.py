@@ -218,12 +218,17 @@ _ROLE_LOOKBACK = 100
 
 # ---------------------------------------------------------------------------------- public
 def extract_references(
-    text: str, *, kind: Kind = "markdown", fields: Collection[str] = ()
+    text: str,
+    *,
+    kind: Kind = "markdown",
+    fields: Collection[str] = (),
+    structure: Structure | None = None,
 ) -> list[Reference]:
     """The references of a whole document, in text order by line (see module doc); with them,
     in reST and plain text, the values of the opening RFC 2822 header block's `fields` (lower
-    case names; a PEP's `Requires: 484, 526` gives two `field` references named `requires`)."""
-    return [found.ref for found in _find(text, kind, fields)]
+    case names; a PEP's `Requires: 484, 526` gives two `field` references named `requires`).
+    `structure` is the text's body as `scan_structure` reads it, when the caller has it."""
+    return [found.ref for found in _find(text, kind, fields, structure)]
 
 
 def labels_of(text: str, kind: Kind, structure: Structure | None = None) -> list[tuple[str, int]]:
@@ -295,11 +300,13 @@ def rename_mentions(
 
 
 # ---------------------------------------------------------------------------------- scanning
-def _find(text: str, kind: Kind, fields: Collection[str] = ()) -> list[_Found]:
+def _find(
+    text: str, kind: Kind, fields: Collection[str] = (), structure: Structure | None = None
+) -> list[_Found]:
     lines, offset = body_lines(text, kind)
     rfc2822 = fields and kind in ("rst", "text")
     headers = _header_references(lines, offset, fields) if rfc2822 else []
-    return headers + _find_body(lines, offset, kind)
+    return headers + _find_body(lines, offset, kind, structure or scan_structure(lines, kind))
 
 
 def _header_references(lines: list[str], offset: int, fields: Collection[str]) -> list[_Found]:
@@ -316,8 +323,7 @@ def _header_references(lines: list[str], offset: int, fields: Collection[str]) -
     return found
 
 
-def _find_body(lines: list[str], offset: int, kind: Kind) -> list[_Found]:
-    structure = scan_structure(lines, kind)
+def _find_body(lines: list[str], offset: int, kind: Kind, structure: Structure) -> list[_Found]:
     code = structure.code
     skip = _decorator_lines(lines)
     for i, is_code in enumerate(code):

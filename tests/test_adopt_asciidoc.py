@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from catdoc import markup
 from catdoc.cli import app
 from catdoc.documents import (
     chunk_text,
@@ -336,6 +337,28 @@ def test_an_id_of_another_document_is_unresolved_as_asciidoctor_leaves_it(tmp_pa
     assert out.exit_code == 0, out.output
     found = [(r["target"], r["line"], r["status"]) for r in json.loads(out.stdout)["references"]]
     assert found == [("api.adoc", 5, "linked"), ("#limits", 5, "unresolved")]
+
+
+def test_an_import_scans_each_document_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its title, its references and its labels are read from one scan of its structure."""
+    scanned: list[str] = []
+    scan = markup.scan_asciidoc
+
+    def counted(lines: list[str]) -> markup.Structure:
+        scanned.append(lines[0])
+        return scan(lines)
+
+    monkeypatch.setattr(markup, "scan_asciidoc", counted)
+    CatDoc.init(tmp_path, bare=True)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "design.adoc").write_text(DESIGN, encoding="utf-8")
+    (docs / "api.adoc").write_text(API, encoding="utf-8")
+    out = CliRunner().invoke(app, ["-C", str(tmp_path), "import", "docs", "--link"])
+    assert out.exit_code == 0, out.output
+    assert sorted(scanned) == ["= Payment API", "= Payment Service Design"]
 
 
 def test_concepts_come_from_prose_never_from_listings_or_attributes(tmp_path: Path) -> None:

@@ -61,7 +61,11 @@ def _link_references(
     docs = [d for d in docs if d.object_id in imported]
     fields = planner.project.config.import_.field_rules
     found = [
-        (doc, extract_references(doc.text, kind=doc.kind, fields=fields) + doc.included.references)
+        (
+            doc,
+            extract_references(doc.text, kind=doc.kind, fields=fields, structure=doc.structure)
+            + doc.included.references,
+        )
         for doc in docs
     ]
     resolver = _resolver(planner, found, docs_root, reader, fragments)
@@ -125,6 +129,7 @@ def _resolver(
             None if d.rel in fragments else d.front.body,
             d.kind,
             tuple(d.included.labels),
+            d.structure,
         )
         for d in docs
     ]
