@@ -1,7 +1,19 @@
 """Files a document pulls in: reST `.. include::` and `.. literalinclude::`, MyST
 ```` ```{include} ```` and ```` ```{literalinclude} ```` (also `:::{include}`, and reST in an
-```` ```{eval-rst} ```` block). Such a file is a fragment of the document, not a document, unless
-a Sphinx project builds it: Sphinx makes a page of every source file it finds, included or not.
+```` ```{eval-rst} ```` block), AsciiDoc `include::file.adoc[]`. Such a file is a fragment of the
+document, not a document, unless a Sphinx project builds it: Sphinx makes a page of every source
+file it finds, included or not; so does Antora of every file of a component's pages family
+(`IncludeReader.builds`).
+
+AsciiDoc includes are read as Asciidoctor reads them: an `include::` line (at the start of a
+line, not escaped) anywhere but in a comment block; in a listing, literal or passthrough block
+(`----`, `....`, `++++`, ```` ``` ````) it inserts the file as code (a literal include). Its path
+is taken from the folder of the file that holds the directive (an included file's own folder for
+the includes in it); in a file of an Antora component a target with a family or a module
+(`partial$note.adoc`, `ROOT:partial$note.adoc`, `shop:ops:example$app.js`) is a resource id,
+resolved as Antora resolves it (`catdoc.antora`). A target made of attributes
+(`{partialsdir}/x.adoc`) or a URL is not read, and the whole file counts (`tag=` and `lines=` are
+not applied).
 
 Sphinx reads an included file as part of the including document: the labels it defines are the
 document's (`:ref:` leads to the including page), so are the references written in it (at the
@@ -28,6 +40,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from catdoc.antora import AntoraComponents
 from catdoc.documents import (
     Reference,
     extract_references,
@@ -37,7 +50,14 @@ from catdoc.documents import (
 )
 from catdoc.errors import CatDocError
 from catdoc.front_matter import body_lines
-from catdoc.markup import RST_CODE_DIRECTIVES, Kind, indent_of, scan_rst, scan_structure
+from catdoc.markup import (
+    RST_CODE_DIRECTIVES,
+    Kind,
+    adoc_delimiter,
+    indent_of,
+    scan_rst,
+    scan_structure,
+)
 from catdoc.project import resolve_inside
 
 MAX_DEPTH = 8
@@ -48,6 +68,8 @@ _RST_OPTION = re.compile(r":([\w-]+):(?:[ \t]+(.*))?$")
 _MYST_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*(?:\{([A-Za-z][\w:+.-]*)\})?(.*)$")
 _MYST_YAML_OPTION = re.compile(r"[ \t]*([\w-]+)[ \t]*:[ \t]*(.*)$")
 _GATE = re.compile(r"include[ \t]*::|\{(?:literal)?include\}")
+_ADOC_INCLUDE = re.compile(r"include::([^\[\s][^\[]*)\[[^\]\n]*\][ \t]*$")
+_ADOC_COMMENT = "////"
 _MARKDOWN_PARSERS = ("myst", "mark")
 """A reST include's `:parser:` that reads Markdown (`myst_parser.sphinx_`, `commonmark` …)."""
 
@@ -222,6 +244,39 @@ def _myst_includes(lines: list[str], folder: str, root: str) -> list[Include]:
     return found
 
 
+def _adoc_includes(lines: list[str], file: str, antora: AntoraComponents) -> list[Include]:
+    """The AsciiDoc include directives of the lines of the file at `file` (project-relative),
+    outside comment blocks; literal in a verbatim block (see module doc)."""
+    found: list[Include] = []
+    closer: str | None = None  # the line that closes the verbatim block the line is in
+    for i, line in enumerate(lines):
+        stripped = line.rstrip()
+        if closer is not None:
+            if stripped == closer:
+                closer = None
+                continue
+            if closer == _ADOC_COMMENT:
+                continue
+        elif adoc_delimiter(stripped):
+            closer = "```" if stripped.startswith("```") else stripped
+            continue
+        match = _ADOC_INCLUDE.match(line) if line.startswith("include::") else None
+        path = _adoc_include_path(match.group(1).strip(), file, antora) if match else None
+        if path is not None:
+            found.append(Include(path, i, None if closer else "asciidoc"))
+    return found
+
+
+def _adoc_include_path(target: str, file: str, antora: AntoraComponents) -> str | None:
+    """The project-relative file an AsciiDoc include names (see module doc), or None."""
+    if "{" in target or "://" in target or target.startswith("/"):
+        return None
+    if ("$" in target or ":" in target) and antora.place(file) is not None:
+        return antora.resolve(file, target)
+    path = posixpath.normpath(posixpath.join(posixpath.dirname(file) or ".", target))
+    return None if path in (".", "..") or path.startswith("../") else path
+
+
 def _myst_options(lines: list[str], start: int, argument: str) -> tuple[str, dict[str, str]]:
     """A MyST directive's argument and its options: `:key: value` lines, or a YAML block
     between `---` lines, right after the opening fence."""
@@ -288,11 +343,14 @@ class IncludeReader:
         self.root = root
         self.docs_root = _normal_root(docs_root)
         self._texts: dict[str, str | None] = dict(texts or {})
+        self.antora = AntoraComponents(root)
+        """The Antora components of the documents read: where their resource ids lead."""
+        self.antora.learn(self._texts)
 
     def of(self, rel: str, text: str, kind: Kind) -> Included:
         """What the document at `rel` pulls in (see module doc)."""
         out = Included()
-        if kind in ("rst", "markdown") and may_include(text):
+        if kind in ("rst", "markdown", "asciidoc") and may_include(text):
             lines, offset = body_lines(text, kind)
             out.title = self._follow(lines, kind, posixpath.dirname(rel), (rel,), out, offset)[0]
         return out
@@ -314,7 +372,11 @@ class IncludeReader:
         structure = scan_structure(lines, kind)
         own = next((h for h in structure.headings if h.title), None)
         given: str | None = None
-        for inc in _includes_in_lines(lines, kind, folder, self.docs_root):
+        if kind == "asciidoc":
+            found = _adoc_includes(lines, chain[-1], self.antora)
+        else:
+            found = _includes_in_lines(lines, kind, folder, self.docs_root)
+        for inc in found:
             if inc.path in chain:
                 continue
             if inc.path not in out.files:
@@ -344,6 +406,13 @@ class IncludeReader:
             if given is None and title and (own is None or inc.line < own.first):
                 given = title
         return given, own.title if own else None
+
+    def builds(self, rel: str, sphinx: Callable[[str], bool | None]) -> bool | None:
+        """Whether the file at `rel` is made a page of its own whoever includes it: a page of an
+        Antora component (Antora publishes every file of the pages family), else as `sphinx`
+        (a Sphinx project's `builds`) says."""
+        place = self.antora.place(rel)
+        return True if place is not None and place.family == "page" else sphinx(rel)
 
     def _text(self, rel: str) -> str | None:
         """The text of a file inside the project, or None when it cannot be read."""

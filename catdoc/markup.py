@@ -878,7 +878,7 @@ def scan_asciidoc(lines: list[str]) -> Structure:
                 ids.entry(stripped)
             continued = continued and stripped.endswith("\\")
             continue
-        delimiter = _adoc_delimiter(stripped)
+        delimiter = adoc_delimiter(stripped)
         if delimiter is not None:
             ids.flush(i)
             scan.code[i] = True
@@ -935,7 +935,7 @@ def scan_asciidoc(lines: list[str]) -> Structure:
     return scan
 
 
-def _adoc_delimiter(line: str) -> bool | None:
+def adoc_delimiter(line: str) -> bool | None:
     """Whether a line (right-stripped) opens or closes a verbatim block (True: listing,
     literal, passthrough, comment, fenced code) or another delimited block (False: example,
     sidebar, quote, open block, table), or None when it delimits no block."""
@@ -1033,6 +1033,7 @@ __all__ = [
     "Heading",
     "Kind",
     "Structure",
+    "adoc_delimiter",
     "closed_fence",
     "column_width",
     "directive_option",

@@ -13,6 +13,9 @@ ids: its first word (up to the first `-`, `_`, `.` or digit, case ignored) is, o
 first word of some id (`@req-refunds` where `req-auth` exists; the typo `@logn-form` beside
 `login`), so `by @max-muoto in #8107` in a changelog is no broken id.
 
+An AsciiDoc cross reference in a page of an Antora component names a resource by its resource
+id (`xref:admin:setup.adoc[]`, `xref:shop::index.adoc#pay[]`: `catdoc.antora`), not a path.
+
 An AsciiDoc cross reference to an id (`<<limits>>`, `xref:limits[]`), which the document does
 not define, is a link to `#limits`: Asciidoctor looks for the id in that document only (with
 what it includes), never in another, and renders a link that leads nowhere. It counts (as
@@ -31,6 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
+from catdoc.antora import AntoraComponents
 from catdoc.documents import (
     DOCUMENT_SUFFIXES,
     Kind,
@@ -99,13 +103,25 @@ class Resolver:
     suffixes: tuple[str, ...] = ()
     leads: set[str] = field(default_factory=set)
     """The first words of the ids (`_lead`), which an unresolved mention must be like."""
+    antora: AntoraComponents | None = None
+    """The Antora components whose pages' xrefs name resources, not paths."""
 
     @classmethod
-    def build(cls, known: Iterable[Known], settings: ImportConfig, docs_root: str = "") -> Resolver:
-        """`docs_root` (project-relative) is used unless config.yaml sets `import.docsRoot`."""
+    def build(
+        cls,
+        known: Iterable[Known],
+        settings: ImportConfig,
+        docs_root: str = "",
+        antora: AntoraComponents | None = None,
+    ) -> Resolver:
+        """`docs_root` (project-relative) is used unless config.yaml sets `import.docsRoot`;
+        `antora` learns the components of the known documents."""
         root = settings.docs_root if settings.docs_root is not None else docs_root
         found = cls(
-            settings.role_rules, posixpath.normpath(root.strip("/") or "."), settings.field_rules
+            settings.role_rules,
+            posixpath.normpath(root.strip("/") or "."),
+            settings.field_rules,
+            antora=antora,
         )
         suffixes: set[str] = set()
         for doc in known:
@@ -124,6 +140,8 @@ class Resolver:
                     found.labels.setdefault(label, set()).add(doc.object_id)
             for label in doc.included_labels:
                 found.labels.setdefault(label, set()).add(doc.object_id)
+        if antora is not None:
+            antora.learn(found.paths)
         found.suffixes = tuple(sorted(suffixes | DOCUMENT_SUFFIXES))
         found.leads = {_lead(ident) for ident in found.ids}
         return found
@@ -195,7 +213,11 @@ class Resolver:
         if ref.kind == "object":
             return {ref.target} if ref.target in self.ids else set()
         if ref.kind == "link":
-            return set() if ref.target.startswith(ANCHOR) else self._link(source_path, ref.target)
+            if ref.target.startswith(ANCHOR):
+                return set()
+            if ref.xref and self.antora is not None and self.antora.place(source_path):
+                return _some(self._path(self.antora.resolve(source_path, ref.target)))
+            return self._link(source_path, ref.target)
         if ref.kind == "wiki":
             if ref.target in self.ids:
                 return {ref.target}

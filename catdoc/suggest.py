@@ -19,6 +19,7 @@ import posixpath
 import shlex
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import partial
 
 from pydantic import Field
 
@@ -192,7 +193,7 @@ def _cross_references(project: Project) -> Pairs:
         {rels[i]: text for i, text in documents.items()},
     )
     included = {rels[i]: reader.of(rels[i], text, kinds[i]) for i, text in documents.items()}
-    parts = fragments(included, SphinxProjects(project.root).builds)
+    parts = fragments(included, partial(reader.builds, sphinx=SphinxProjects(project.root).builds))
     known = [
         Known(
             o.id,
@@ -204,7 +205,7 @@ def _cross_references(project: Project) -> Pairs:
         )
         for o in project.object_by_id.values()
     ]
-    resolver = Resolver.build(known, settings, common)
+    resolver = Resolver.build(known, settings, common, reader.antora)
     home = project.category_of_object
     pairs: Pairs = defaultdict(dict)
     for obj in project.object_by_id.values():

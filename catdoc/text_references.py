@@ -17,8 +17,9 @@ Asciidoctor reads them: one the document defines (`labels_of`), or a section tit
 (`<<Rate Limits>>`), is no reference; any other is a `link` to `#limits`, the link Asciidoctor
 renders (`catdoc.references` tells whether it counts). A `link:` names a relative file (with a
 scheme it is a URL). Antora resource ids
-(`xref:module:page.adoc[]`, `xref:2.0@component:module:page.adoc[]`) are returned as written:
-no file has that path, so they are reported unresolved. Targets made of attribute references
+(`xref:module:page.adoc[]`, `xref:2.0@component:module:page.adoc[]`) are returned as written,
+marked `xref`: in a page of an Antora component the resolver reads them as resource ids
+(`catdoc.antora`). Targets made of attribute references
 (`link:{url-repo}/x[]`) are not read: their value is not known without rendering the document.
 
 **The CatDoc way, in reST, AsciiDoc and plain text.** There `@` and `#` mostly mean something
@@ -99,6 +100,9 @@ class Reference:
     role: str | None = None
     pattern: bool = False
     """A toctree `:glob:` entry: its target is a pattern of document names (`pr/*`)."""
+    xref: bool = False
+    """An AsciiDoc cross reference (`xref:`, `<<…>>`) to another document: in a page of an
+    Antora component its target is a resource id (`catdoc.antora`), not a path."""
 
 
 @dataclass(frozen=True)
@@ -566,7 +570,7 @@ def _adoc_macro(match: re.Match[str], found: list[_Found], line: int, own: set[s
     elif match.group(1) == "link":
         _add_link(found, _link_target(target), line)
     else:
-        _add_link(found, _adoc_target(target, own), line)
+        _add_link(found, _adoc_target(target, own), line, xref=True)
     return " " * len(match.group())
 
 
@@ -575,7 +579,7 @@ def _adoc_xref(match: re.Match[str], found: list[_Found], line: int, own: set[st
     an id the document does not define."""
     target = match.group(1)
     if "{" not in target:
-        _add_link(found, _adoc_target(target, own), line)
+        _add_link(found, _adoc_target(target, own), line, xref=True)
     return " " * len(match.group())
 
 
@@ -600,9 +604,10 @@ def _adoc_target(target: str, own: set[str]) -> str | None:
 _DOCUMENT_SUFFIXES = tuple(sorted(DOCUMENT_SUFFIXES))
 
 
-def _add_link(found: list[_Found], target: str | None, line: int) -> None:
+def _add_link(found: list[_Found], target: str | None, line: int, *, xref: bool = False) -> None:
     if target:
-        found.append(_Found(Reference("link", target, line)))
+        ref = Reference("link", target, line, xref=xref and not target.startswith("#"))
+        found.append(_Found(ref))
 
 
 def _find_rst(lines: list[str], offset: int, skip: list[bool]) -> list[_Found]:

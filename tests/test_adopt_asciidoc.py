@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from typer.testing import CliRunner
@@ -359,6 +360,112 @@ def test_an_import_scans_each_document_once(
     out = CliRunner().invoke(app, ["-C", str(tmp_path), "import", "docs", "--link"])
     assert out.exit_code == 0, out.output
     assert sorted(scanned) == ["= Payment API", "= Payment Service Design"]
+
+
+def import_json(root: Path) -> dict[str, Any]:
+    out = CliRunner().invoke(app, ["-C", str(root), "import", "docs", "--link", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    return cast(dict[str, Any], json.loads(out.stdout))
+
+
+def test_an_included_file_is_a_fragment_as_asciidoctor_reads_it(tmp_path: Path) -> None:
+    """`include::` brings a file's ids and references into the including document (at the
+    include's line, an xref's path read from the including document's folder, where Asciidoctor
+    renders it); an include's path is taken from the folder of the file it is written in; in a
+    listing block it is code, defining nothing; in a comment block, or made of attributes, it
+    is not read."""
+    CatDoc.init(tmp_path, bare=True)
+    docs = tmp_path / "docs"
+    (docs / "parts" / "deep").mkdir(parents=True)
+    (docs / "book.adoc").write_text(
+        "= Book\n\nMind <<limits>> and <<quotas>>.\n\ninclude::parts/ch1.adoc[leveloffset=+1]\n\n"
+        "[source,adoc]\n----\ninclude::parts/sample.adoc[]\n----\n\n"
+        "////\ninclude::parts/old.adoc[]\n////\n\ninclude::{partsdir}/x.adoc[]\n",
+        encoding="utf-8",
+    )
+    (docs / "parts" / "ch1.adoc").write_text(
+        "= Chapter\n\n[[limits]]\n== Limits\n\nSee xref:api.adoc[].\n\ninclude::deep/ch2.adoc[]\n",
+        encoding="utf-8",
+    )
+    (docs / "parts" / "deep" / "ch2.adoc").write_text("== Deep\n\nSee xref:../api.adoc[].\n")
+    (docs / "parts" / "sample.adoc").write_text("[[quotas]]\n== Quotas\n", encoding="utf-8")
+    (docs / "parts" / "old.adoc").write_text("= Old\n", encoding="utf-8")
+    (docs / "api.adoc").write_text("= API\n\n[[quotas]]\n== Quotas\n", encoding="utf-8")
+    data = import_json(tmp_path)
+    actions = {item["path"]: item["action"] for item in data["items"]}
+    assert actions == {
+        "docs/api.adoc": "created",
+        "docs/book.adoc": "created",
+        "docs/parts/ch1.adoc": "skipped",
+        "docs/parts/deep/ch2.adoc": "skipped",
+        "docs/parts/old.adoc": "created",
+        "docs/parts/sample.adoc": "skipped",
+    }
+    found = [(r["source"], r["target"], r["line"], r["status"]) for r in data["references"]]
+    assert found == [
+        ("book", "#quotas", 3, "unresolved"),
+        ("book", "api.adoc", 5, "linked"),
+        ("book", "../api.adoc", 5, "unresolved"),
+    ]
+
+
+ANTORA = {
+    "shop/antora.yml": "name: shop\nversion: '2.0'\ntitle: Shop\n",
+    "bank/antora.yml": "name: bank\nversion: ~\n",
+    "shop/modules/ROOT/pages/index.adoc": (
+        "= Shop\n\nSee xref:admin/setup.adoc[], xref:ops:deploy.adoc#steps[Deploy],\n"
+        "xref:bank::index.adoc[the bank], xref:2.0@shop:ops:deploy.adoc[],\n"
+        "xref:1.0@shop:ops:deploy.adoc[old], xref:_@bank:ROOT:index.adoc[] and <<refunds>>.\n\n"
+        "include::partial$refunds.adoc[]\n\ninclude::admin/users.adoc[]\n\n"
+        "[source,js]\n----\ninclude::example$app.js[]\n----\n"
+    ),
+    "shop/modules/ROOT/pages/admin/setup.adoc": (
+        "= Setup\n\nBack to xref:index.adoc[], xref:./users.adoc[users],\n"
+        "xref:ROOT:admin/users.adoc[] and xref:../index.adoc[].\n"
+    ),
+    "shop/modules/ROOT/pages/admin/users.adoc": "= Users\n",
+    "shop/modules/ROOT/partials/refunds.adoc": (
+        "[[refunds]]\n== Refunds\n\nSee xref:ops:deploy.adoc[].\n"
+    ),
+    "shop/modules/ROOT/examples/app.js": "pay()\n",
+    "shop/modules/ops/pages/deploy.adoc": "= Deploy\n\n[#steps]\n== Steps\n",
+    "bank/modules/ROOT/pages/index.adoc": "= Bank\n\nxref:shop:ROOT:index.adoc[Shop]\n",
+}
+
+
+def test_antora_resource_ids_name_pages_and_partials(tmp_path: Path) -> None:
+    """In a component (`antora.yml`, `modules/<module>/<family>/`), an xref's target is a
+    resource id, its page path taken from the module's `pages` root (`./` from the page's own
+    folder), its module, component and version defaulting to the page's; `include::partial$…`
+    and `example$…` name the module's partials and examples, fragments of the page, while an
+    included page stays a page (Antora publishes every page)."""
+    CatDoc.init(tmp_path, bare=True)
+    for rel, text in ANTORA.items():
+        (tmp_path / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "docs" / rel).write_text(text, encoding="utf-8")
+    data = import_json(tmp_path)
+    assert [item["path"] for item in data["items"] if item["action"] == "skipped"] == [
+        "docs/bank/antora.yml",
+        "docs/shop/antora.yml",
+        "docs/shop/modules/ROOT/examples/app.js",
+        "docs/shop/modules/ROOT/partials/refunds.adoc",
+    ]
+    shop, bank = "shop-modules-root-pages-index", "bank-modules-root-pages-index"
+    found = [(r["source"], r["target"], r["line"], r["resolved"]) for r in data["references"]]
+    assert found == [
+        (bank, "shop:ROOT:index.adoc", 3, shop),
+        ("setup", "index.adoc", 3, shop),
+        ("setup", "./users.adoc", 3, "users"),
+        ("setup", "ROOT:admin/users.adoc", 4, "users"),
+        ("setup", "../index.adoc", 4, None),  # `..` leaves the pages folder
+        (shop, "admin/setup.adoc", 3, "setup"),
+        (shop, "ops:deploy.adoc", 3, "deploy"),
+        (shop, "bank::index.adoc", 4, bank),
+        (shop, "2.0@shop:ops:deploy.adoc", 4, "deploy"),
+        (shop, "1.0@shop:ops:deploy.adoc", 5, None),  # a version the tree does not hold
+        (shop, "_@bank:ROOT:index.adoc", 5, bank),
+        (shop, "ops:deploy.adoc", 7, "deploy"),  # the partial's, at its include
+    ]
 
 
 def test_concepts_come_from_prose_never_from_listings_or_attributes(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -404,7 +404,8 @@ def _leave_out_fragments(
     it was named explicitly; an object an earlier import made of one stays as it is."""
     for doc in docs:
         doc.included = reader.of(doc.rel, doc.text, doc.kind)
-    found = fragments({doc.rel: doc.included for doc in docs}, sphinx.builds)
+    builds = partial(reader.builds, sphinx=sphinx.builds)
+    found = fragments({doc.rel: doc.included for doc in docs}, builds)
     kept: list[_Doc] = []
     for doc in docs:
         includers = found.get(doc.rel)

@@ -133,7 +133,7 @@ def _resolver(
         )
         for d in docs
     ]
-    resolver = Resolver.build(mine, project.config.import_, docs_root)
+    resolver = Resolver.build(mine, project.config.import_, docs_root, reader.antora)
     label_roles = {role for role, rule in resolver.roles.items() if rule == "label"}
     wanted = any(
         (
@@ -159,7 +159,7 @@ def _resolver(
         )
         for obj in project.object_by_id.values()
     ]
-    return Resolver.build(mine + earlier, project.config.import_, docs_root)
+    return Resolver.build(mine + earlier, project.config.import_, docs_root, reader.antora)
 
 
 def _labelled_text(
