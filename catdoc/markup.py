@@ -739,6 +739,9 @@ paragraph, or on an open block (`--`), they make it verbatim as a `----` block i
 _ADOC_SETEXT_LEVELS = {"=": 1, "-": 2, "~": 3, "^": 4, "+": 5}
 _ADOC_ATTRIBUTE_ENTRY = re.compile(r":(!?\w[\w-]{0,100}!?):(?:[ \t]+(.*)|[ \t]*)$")
 _ADOC_BLOCK_MACRO = re.compile(r"[A-Za-z][\w-]{0,40}::[^\s\[]*\[")
+_ADOC_PREPROCESSOR = ("include::", "ifdef::", "ifndef::", "ifeval::", "endif::")
+"""Lines that look like block macros but make no block: block attributes before one are the
+next block's."""
 
 
 _ADOC_ID = r"[A-Za-z_:][\w:.-]*"
@@ -911,6 +914,8 @@ def scan_asciidoc(lines: list[str]) -> Structure:
         if stripped in ("'''", "<<<", "+") or (
             "::" in stripped and stripped[-1] == "]" and _ADOC_BLOCK_MACRO.match(stripped)
         ):
+            if not stripped.startswith(_ADOC_PREPROCESSOR):
+                ids.flush(i)  # an image's, a break's id: not the next block's
             continue
         title, last = _adoc_title(stripped) if stripped[0] in "=#" else None, i
         if title is None and i + 1 < len(lines):

@@ -206,7 +206,8 @@ def test_ids_are_labels_as_asciidoctor_registers_them() -> None:
         "[#tuning.big]\nTune with [[knob-1]] and anchor:knob-2[] or [#knob-3]#here#.\n\n"
         "[source#code-1,python]\n----\n[[not-an-id]]\n== not a title\n----\n\n"
         "* [[[bib-1]]] A book\n\n== Getting Started\n\n:idprefix:\n:idseparator: -\n\n"
-        "== The `catdoc` Tool\n\n:sectids!:\n\n== No Id\n"
+        "== The `catdoc` Tool\n\n[#flow]\nimage::flow.png[]\n\n[[given]]\nifdef::x[]\n"
+        "== Given Id\nendif::[]\n\n:sectids!:\n\n== No Id\n"
     )
     assert labels_of(text, "asciidoc") == [
         ("_getting_started", 4),
@@ -219,6 +220,8 @@ def test_ids_are_labels_as_asciidoctor_registers_them() -> None:
         ("bib-1", 18),
         ("_getting_started_2", 20),
         ("the-catdoc-tool", 25),
+        ("flow", 28),
+        ("given", 32),
     ]
 
 
