@@ -4,7 +4,8 @@ An Antora component version is a folder holding an `antora.yml` (its `name` and 
 a `modules/` folder; each module (`modules/ROOT`, `modules/admin` …) keeps its files in family
 folders: `pages`, `partials`, `examples`, `images`, `attachments`. A file there is a resource,
 and a page names another resource by its resource id, `version@component:module:family$relative`
-(`xref:admin:setup.adoc[]`, `include::partial$note.adoc[]`, `image::flow.png[]`), as Antora's
+(`xref:admin:setup.adoc[]`, `include::partial$note.adoc[]`, `image::flow.png[]`; so do the
+navigation files right in a module's folder, `modules/ROOT/nav.adoc`), as Antora's
 `parseResourceId` reads one: the coordinates left out are the referring file's own, except that a
 component given without a module means its `ROOT` module, the family is the one the syntax
 implies (`page` for an xref, `image` for an image), and the relative path is taken from the
@@ -47,6 +48,9 @@ _RESOURCE_ID = re.compile(
     r"(?:([^@:$]+)@)?(?:(?:([^@:$]+):)?([^@:$]+)?:)?(?:([^@:$]+)\$)?([^:$][^@:$]*)\Z"
 )
 """Antora's `RESOURCE_ID_RX`: version@component:module:family$relative."""
+NAV = "nav"
+"""The family of a module's navigation files (`modules/ROOT/nav.adoc`, listed by `antora.yml`'s
+`nav`): their xrefs name pages as a page's do."""
 UNVERSIONED = ""
 """The version of a component whose `antora.yml` says `version: ~` (written `_@` in an id)."""
 
@@ -86,15 +90,20 @@ class AntoraComponents:
             self.place(path)
 
     def place(self, path: str) -> Place | None:
-        """Where the file at a project-relative path sits in a component, or None."""
+        """Where the file at a project-relative path sits in a component, or None. A file right
+        in a module's folder (`modules/ROOT/nav.adoc`) is of the `NAV` family."""
         parts = path.split("/")
-        for at in range(len(parts) - 4, -1, -1):
-            if parts[at] != "modules" or parts[at + 2] not in _FOLDERS:
+        for at in range(len(parts) - 3, -1, -1):
+            nav = at + 3 == len(parts)
+            if parts[at] != "modules" or not (nav or parts[at + 2] in _FOLDERS):
                 continue
             component = self._component("/".join(parts[:at]))
-            if component is not None:
-                family = _FOLDERS[parts[at + 2]]
-                return Place(component, parts[at + 1], family, "/".join(parts[at + 3 :]))
+            if component is None:
+                continue
+            if nav:
+                return Place(component, parts[at + 1], NAV, "")
+            family = _FOLDERS[parts[at + 2]]
+            return Place(component, parts[at + 1], family, "/".join(parts[at + 3 :]))
         return None
 
     def resolve(self, source: str, spec: str, family: str = "page") -> str | None:
@@ -156,4 +165,4 @@ class AntoraComponents:
         return Component(folder, data["name"], UNVERSIONED if version is None else str(version))
 
 
-__all__ = ["DESCRIPTOR", "FAMILIES", "AntoraComponents", "Component", "Place"]
+__all__ = ["DESCRIPTOR", "FAMILIES", "NAV", "AntoraComponents", "Component", "Place"]

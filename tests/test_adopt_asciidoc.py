@@ -427,6 +427,7 @@ ANTORA = {
         "xref:ROOT:admin/users.adoc[] and xref:../index.adoc[].\n"
     ),
     "shop/modules/ROOT/pages/admin/users.adoc": "= Users\n",
+    "shop/modules/ROOT/nav.adoc": "* xref:index.adoc[]\n** xref:admin/setup.adoc[]\n",
     "shop/modules/ROOT/partials/refunds.adoc": (
         "[[refunds]]\n== Refunds\n\nSee xref:ops:deploy.adoc[].\n"
     ),
@@ -457,6 +458,8 @@ def test_antora_resource_ids_name_pages_and_partials(tmp_path: Path) -> None:
     found = [(r["source"], r["target"], r["line"], r["resolved"]) for r in data["references"]]
     assert found == [
         (bank, "shop:ROOT:index.adoc", 3, shop),
+        ("nav", "index.adoc", 1, shop),  # the navigation names pages as a page does
+        ("nav", "admin/setup.adoc", 2, "setup"),
         ("setup", "index.adoc", 3, shop),
         ("setup", "./users.adoc", 3, "users"),
         ("setup", "ROOT:admin/users.adoc", 4, "users"),
