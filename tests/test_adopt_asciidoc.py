@@ -12,9 +12,12 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from catdoc import markup
+from catdoc.antora import AntoraComponents
 from catdoc.cli import app
 from catdoc.documents import (
     chunk_text,
@@ -472,6 +475,43 @@ def test_antora_resource_ids_name_pages_and_partials(tmp_path: Path) -> None:
         (shop, "_@bank:ROOT:index.adoc", 5, bank),
         (shop, "ops:deploy.adoc", 7, "deploy"),  # the partial's, at its include
     ]
+
+
+NAME = st.from_regex(r"[a-z][a-z0-9-]{0,8}", fullmatch=True)
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> AntoraComponents:
+    root = tmp_path_factory.mktemp("antora")
+    (root / "docs").mkdir()
+    (root / "docs" / "antora.yml").write_text("name: shop\nversion: '2.0'\n", encoding="utf-8")
+    return AntoraComponents(root)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    module=st.sampled_from(["ROOT", "admin"]),
+    folders=st.lists(NAME, max_size=3),
+    name=NAME,
+    here=st.lists(NAME, max_size=2),
+)
+def test_every_spelling_of_a_resource_id_names_one_page(
+    shop: AntoraComponents, module: str, folders: list[str], name: str, here: list[str]
+) -> None:
+    """However many coordinates an xref spells out, from a page anywhere in the component, it
+    names the one page: the coordinates left out are the page's own."""
+    source = "/".join(["docs/modules/ROOT/pages", *here, "index.adoc"])
+    rel = "/".join([*folders, f"{name}.adoc"])
+    spellings = [f"2.0@shop:{module}:page${rel}", f"shop:{module}:{rel}", f"{module}:{rel}"]
+    if module == "ROOT":
+        spellings += [rel, f"shop::{rel}", f"2.0@{rel}"]
+        if folders == here:
+            spellings.append(f"./{name}.adoc")
+    wanted = f"docs/modules/{module}/pages/{rel}"
+    assert {spelling: shop.resolve(source, spelling) for spelling in spellings} == {
+        spelling: wanted for spelling in spellings
+    }
+    assert shop.resolve(source, f"1.0@shop:{module}:{rel}") is None  # no such version here
 
 
 def test_concepts_come_from_prose_never_from_listings_or_attributes(tmp_path: Path) -> None:
