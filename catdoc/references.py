@@ -86,6 +86,8 @@ class Known:
     kind: Kind = "markdown"
     included_labels: tuple[str, ...] = ()
     structure: Structure | None = None
+    included_files: tuple[str, ...] = ()
+    """The files it includes (project-relative): an AsciiDoc xref to one is internal."""
 
 
 @dataclass
@@ -105,6 +107,8 @@ class Resolver:
     """The first words of the ids (`_lead`), which an unresolved mention must be like."""
     antora: AntoraComponents | None = None
     """The Antora components whose pages' xrefs name resources, not paths."""
+    includes: dict[str, frozenset[str]] = field(default_factory=dict)
+    """The files each AsciiDoc document (by path) includes, without their suffixes."""
 
     @classmethod
     def build(
@@ -140,6 +144,9 @@ class Resolver:
                     found.labels.setdefault(label, set()).add(doc.object_id)
             for label in doc.included_labels:
                 found.labels.setdefault(label, set()).add(doc.object_id)
+            if doc.path and doc.included_files and doc.kind == "asciidoc":
+                stems = frozenset(posixpath.splitext(rel)[0] for rel in doc.included_files)
+                found.includes[doc.path] = stems
         if antora is not None:
             antora.learn(found.paths)
         found.suffixes = tuple(sorted(suffixes | DOCUMENT_SUFFIXES))
@@ -242,10 +249,16 @@ class Resolver:
         """What a link names: the document at its path, relative to the linking document's
         folder. In Markdown, a path that starts with `/` is tried from the docs root first (as
         MyST takes it from Sphinx's source folder), then from the project root (as GitHub reads
-        it), and a link that names no document names a label (as MyST reads it)."""
+        it), and a link that names no document names a label (as MyST reads it). An AsciiDoc
+        xref to a file the document includes names the document itself, as Asciidoctor makes it
+        a link within the document."""
         folder = posixpath.dirname(source_path)
         if kind_of(source_path) != "markdown":
-            return _some(self._path(_joined(folder, target, "")))
+            rel = _joined(folder, target, "")
+            included = self.includes.get(source_path)
+            if rel and included and posixpath.splitext(rel)[0] in included:
+                return _some(self.paths.get(source_path))  # Asciidoctor: an internal xref
+            return _some(self._path(rel))
         roots = (self.docs_root, "") if target.startswith("/") else ("",)
         for root in roots:
             hit = self._path(_joined(folder, target, root))

@@ -202,6 +202,9 @@ def _cross_references(project: Project) -> Pairs:
             None if rels.get(o.id) in parts else texts.get(o.id),
             kinds[o.id],
             tuple(included[rels[o.id]].labels) if rels.get(o.id) in included else (),
+            included_files=(
+                tuple(included[rels[o.id]].files) if rels.get(o.id) in included else ()
+            ),
         )
         for o in project.object_by_id.values()
     ]

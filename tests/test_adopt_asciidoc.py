@@ -390,7 +390,8 @@ def test_an_included_file_is_a_fragment_as_asciidoctor_reads_it(tmp_path: Path) 
         encoding="utf-8",
     )
     (docs / "parts" / "ch1.adoc").write_text(
-        "= Chapter\n\n[[limits]]\n== Limits\n\nSee xref:api.adoc[].\n\ninclude::deep/ch2.adoc[]\n",
+        "= Chapter\n\n[[limits]]\n== Limits\n\nSee xref:api.adoc[] and <<parts/sample#,it>>.\n\n"
+        "include::deep/ch2.adoc[]\n",
         encoding="utf-8",
     )
     (docs / "parts" / "deep" / "ch2.adoc").write_text("== Deep\n\nSee xref:../api.adoc[].\n")
@@ -411,6 +412,7 @@ def test_an_included_file_is_a_fragment_as_asciidoctor_reads_it(tmp_path: Path) 
     assert found == [
         ("book", "#quotas", 3, "unresolved"),
         ("book", "api.adoc", 5, "linked"),
+        ("book", "parts/sample", 5, "self"),  # an xref to a file it includes stays within it
         ("book", "../api.adoc", 5, "unresolved"),
     ]
 

@@ -130,6 +130,7 @@ def _resolver(
             d.kind,
             tuple(d.included.labels),
             d.structure,
+            tuple(d.included.files),
         )
         for d in docs
     ]
