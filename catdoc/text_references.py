@@ -243,7 +243,7 @@ def labels_of(text: str, kind: Kind, structure: Structure | None = None) -> list
     outside code; labels normalised by `normalize_label`. `structure` is the text's body as
     `scan_structure` reads it, when the caller has it already."""
     lines, offset = body_lines(text, kind)
-    structure = structure or scan_structure(lines, kind)
+    structure = _structure(lines, kind, structure)
     code = structure.code
     names: dict[int, list[str]] = {}
     for at, name in structure.names:
@@ -310,7 +310,14 @@ def _find(
     lines, offset = body_lines(text, kind)
     rfc2822 = fields and kind in ("rst", "text")
     headers = _header_references(lines, offset, fields) if rfc2822 else []
-    return headers + _find_body(lines, offset, kind, structure or scan_structure(lines, kind))
+    return headers + _find_body(lines, offset, kind, _structure(lines, kind, structure))
+
+
+def _structure(lines: list[str], kind: Kind, given: Structure | None) -> Structure:
+    """The structure of `lines`: the one a caller scanned already, when it is theirs."""
+    if given is not None and len(given.code) == len(lines):
+        return given
+    return scan_structure(lines, kind)
 
 
 def _header_references(lines: list[str], offset: int, fields: Collection[str]) -> list[_Found]:
