@@ -5,6 +5,25 @@ document, not a document, unless a Sphinx project builds it: Sphinx makes a page
 file it finds, included or not; so does Antora of every file of a component's pages family
 (`IncludeReader.builds`).
 
+Sphinx reads an included file as part of the including document: the labels it defines are the
+document's (`:ref:` leads to the including page), so are the references written in it (at the
+line of the document's include directive), and its first section title is the document's title
+when nothing of the document's own comes first. A literal include (`literalinclude`, or
+`include` with `:literal:` or `:code:`) inserts the file as code: it is a fragment too, but
+defines nothing. A reST include reads the file as reST (as Markdown with a MyST `:parser:`), a
+MyST include as Markdown, whatever the file's suffix; `:start-line:`, `:end-line:`,
+`:start-after:` and `:end-before:` clip it as docutils does. A MyST text's fences are read once,
+by `markup.scan_markdown`: an include counts where it finds a directive's fence (not in code, an
+HTML comment or a directive's options), and an `{eval-rst}` body is reST up to the line that
+closes it, or to the end when none does, as MyST reads an unclosed fence.
+
+Paths are joined as Sphinx joins them: one starting with `/` from the docs root (Sphinx's source
+folder), any other from the folder of the document, also in an included file (plain docutils
+would take the included file's folder; Sphinx keeps its way, sphinx-doc/sphinx#6345). A
+`<name>` path is one of docutils' own files, not the project's. A path that leaves the project is
+never read; includes are followed `MAX_DEPTH` deep, and a file already on the chain is not read
+again (docutils refuses circular inclusion).
+
 AsciiDoc includes are read as Asciidoctor reads them: an `include::` line (at the start of a
 line, not escaped) anywhere but in a comment block; in a listing, literal or passthrough block
 (`----`, `....`, `++++`, ```` ``` ````) it inserts the file as code (a literal include). Its path
@@ -14,22 +33,6 @@ the includes in it); in a file of an Antora component a target with a family or 
 resolved as Antora resolves it (`catdoc.antora`). A target made of attributes
 (`{partialsdir}/x.adoc`) or a URL is not read, and the whole file counts (`tag=` and `lines=` are
 not applied).
-
-Sphinx reads an included file as part of the including document: the labels it defines are the
-document's (`:ref:` leads to the including page), so are the references written in it (at the
-line of the document's include directive), and its first section title is the document's title
-when nothing of the document's own comes first. A literal include (`literalinclude`, or
-`include` with `:literal:` or `:code:`) inserts the file as code: it is a fragment too, but
-defines nothing. A reST include reads the file as reST (as Markdown with a MyST `:parser:`), a
-MyST include as Markdown, whatever the file's suffix; `:start-line:`, `:end-line:`,
-`:start-after:` and `:end-before:` clip it as docutils does.
-
-Paths are joined as Sphinx joins them: one starting with `/` from the docs root (Sphinx's source
-folder), any other from the folder of the document, also in an included file (plain docutils
-would take the included file's folder; Sphinx keeps its way, sphinx-doc/sphinx#6345). A
-`<name>` path is one of docutils' own files, not the project's. A path that leaves the project is
-never read; includes are followed `MAX_DEPTH` deep, and a file already on the chain is not read
-again (docutils refuses circular inclusion).
 """
 
 from __future__ import annotations
@@ -51,9 +54,11 @@ from catdoc.documents import (
 from catdoc.errors import CatDocError
 from catdoc.front_matter import body_lines
 from catdoc.markup import (
-    RST_CODE_DIRECTIVES,
+    Heading,
     Kind,
+    Structure,
     adoc_delimiter,
+    fence_directive,
     indent_of,
     scan_rst,
     scan_structure,
@@ -65,7 +70,6 @@ MAX_DEPTH = 8
 
 _RST_INCLUDE = re.compile(r"[ \t]*\.\.[ \t]+(include|literalinclude)[ \t]*::(?:[ \t]+(.*))?$")
 _RST_OPTION = re.compile(r":([\w-]+):(?:[ \t]+(.*))?$")
-_MYST_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*(?:\{([A-Za-z][\w:+.-]*)\})?(.*)$")
 _MYST_YAML_OPTION = re.compile(r"[ \t]*([\w-]+)[ \t]*:[ \t]*(.*)$")
 _GATE = re.compile(r"include[ \t]*::|\{(?:literal)?include\}")
 _ADOC_INCLUDE = re.compile(r"include::([^\[\s][^\[]*)\[[^\]\n]*\][ \t]*$")
@@ -147,37 +151,109 @@ def includes_in(text: str, kind: Kind, folder: str, docs_root: str) -> list[Incl
     if kind not in ("rst", "markdown") or not may_include(text):
         return []
     lines, _ = body_lines(text, kind)
-    return _includes_in_lines(lines, kind, folder, _normal_root(docs_root))
+    written = _directives(lines, kind, scan_structure(lines, kind))
+    return _joined(written, folder, _normal_root(docs_root))
 
 
-def _includes_in_lines(lines: list[str], kind: Kind, folder: str, root: str) -> list[Include]:
+@dataclass(frozen=True)
+class _Directive:
+    """An include directive as written: its path not yet joined (see `_joined`), unless the
+    file it is written in decides it (`path`: an AsciiDoc include's)."""
+
+    argument: str
+    line: int
+    kind: Kind | None
+    clip: Clip
+    path: str | None = None
+
+
+def _joined(directives: Iterable[_Directive], folder: str, root: str) -> list[Include]:
+    """The directives with their paths joined from `folder` (see module doc), but those whose
+    path names no file of the project."""
+    out: list[Include] = []
+    for written in directives:
+        path = written.path or _target(written.argument, folder, root)
+        if path is not None:
+            out.append(Include(path, written.line, written.kind, written.clip))
+    return out
+
+
+def _directives(lines: list[str], kind: Kind, structure: Structure) -> list[_Directive]:
+    """The include directives of `lines` (whose `structure` tells a MyST text's fences)."""
     if kind == "rst":
-        return _rst_includes(lines, 0, folder, root)
-    return _myst_includes(lines, folder, root)
+        return _rst_includes(lines, 0)
+    found: list[_Directive] = []
+    for i in structure.fences:
+        directive = fence_directive(lines[i])
+        if directive is None:
+            continue
+        name, argument = directive
+        end = structure.fence_ends[i]
+        if name == "eval-rst":
+            found += _rst_includes(lines[i + 1 : end], i + 1)
+        elif name in ("include", "literalinclude"):
+            argument, options = _myst_options(lines[i + 1 : end], argument)
+            literal = name == "literalinclude" or "literal" in options or "code" in options
+            found.append(_Directive(argument, i, None if literal else "markdown", _clip(options)))
+    return found
 
 
-def _rst_includes(lines: list[str], first: int, folder: str, root: str) -> list[Include]:
-    """reST include directives; `first` is the index of `lines[0]` in the document. A
-    `literalinclude` is read as a plain directive so that only code around it hides it."""
+def _adoc_includes(lines: list[str], file: str, antora: AntoraComponents) -> list[_Directive]:
+    """The AsciiDoc include directives of the lines of the file at `file` (project-relative),
+    outside comment blocks, literal in a verbatim block, their paths resolved from that file
+    (see module doc)."""
+    found: list[_Directive] = []
+    closer: str | None = None  # the line that closes the verbatim block the line is in
+    for i, line in enumerate(lines):
+        stripped = line.rstrip()
+        if closer is not None:
+            if stripped == closer:
+                closer = None
+                continue
+            if closer == _ADOC_COMMENT:
+                continue
+        elif adoc_delimiter(stripped):
+            closer = "```" if stripped.startswith("```") else stripped
+            continue
+        match = _ADOC_INCLUDE.match(line) if line.startswith("include::") else None
+        argument = match.group(1).strip() if match else ""
+        path = _adoc_include_path(argument, file, antora) if argument else None
+        if path is not None:
+            kind: Kind | None = None if closer else "asciidoc"
+            found.append(_Directive(argument, i, kind, Clip(), path))
+    return found
+
+
+def _adoc_include_path(target: str, file: str, antora: AntoraComponents) -> str | None:
+    """The project-relative file an AsciiDoc include names (see module doc), or None."""
+    if "{" in target or "://" in target or target.startswith("/"):
+        return None
+    if ("$" in target or ":" in target) and antora.place(file) is not None:
+        return antora.resolve(file, target)
+    path = posixpath.normpath(posixpath.join(posixpath.dirname(file) or ".", target))
+    return None if path in (".", "..") or path.startswith("../") else path
+
+
+def _rst_includes(lines: list[str], first: int) -> list[_Directive]:
+    """reST include directives; `first` is the index of `lines[0]` in the document (an
+    `{eval-rst}` body's in a MyST one). A `literalinclude` is read as a plain directive so that
+    only code around it hides it."""
     masked = [
         line.replace("literalinclude", "include", 1) if _RST_INCLUDE.match(line) else line
         for line in lines
     ]
     code = scan_rst(masked).code
-    found: list[Include] = []
+    found: list[_Directive] = []
     for i, line in enumerate(lines):
         match = None if code[i] else _RST_INCLUDE.match(line)
         if match is None:
             continue
         argument, options = _rst_directive_block(lines, i, match.group(2) or "")
-        path = _target(argument, folder, root)
-        if path is None:
-            continue
         literal = match.group(1) == "literalinclude" or "literal" in options or "code" in options
         parser = (options.get("parser") or "").lower()
         markdown = any(name in parser for name in _MARKDOWN_PARSERS)
         kind: Kind | None = None if literal else "markdown" if markdown else "rst"
-        found.append(Include(path, first + i, kind, _clip(options)))
+        found.append(_Directive(argument, first + i, kind, _clip(options)))
     return found
 
 
@@ -201,88 +277,12 @@ def _rst_directive_block(lines: list[str], at: int, head: str) -> tuple[str, dic
     return "".join(argument), options
 
 
-def _myst_includes(lines: list[str], folder: str, root: str) -> list[Include]:
-    """MyST include directives, read through the fences around them: a code fence hides what
-    it holds; a directive's fence (`{note}`, `{tab-item}` …) holds Markdown, and an
-    `{eval-rst}` fence reST."""
-    found: list[Include] = []
-    stack: list[tuple[str, int, str]] = []  # (fence character, length, "code"/"markdown"/rst)
-    rst_from = 0
-    for i, line in enumerate(lines):
-        stripped = line.strip()
-        if stack:
-            char, size, inside = stack[-1]
-            if len(stripped) >= size and stripped == char * len(stripped):
-                stack.pop()
-                if inside == "rst":
-                    found += _rst_includes(lines[rst_from:i], rst_from, folder, root)
-                continue
-            if inside != "markdown":
-                continue
-        match = _MYST_OPEN.match(line)
-        if match is None:
-            continue
-        fence, name, rest = match.group(1), (match.group(2) or "").lower(), match.group(3)
-        if fence[0] == "`" and "`" in rest:
-            continue  # an inline code span, not a fence
-        if fence[0] == ":" and not name:
-            continue  # a colon fence names its directive
-        if name in ("include", "literalinclude"):
-            argument, options = _myst_options(lines, i + 1, rest)
-            path = _target(argument, folder, root)
-            if path is not None:
-                literal = name == "literalinclude" or "literal" in options or "code" in options
-                found.append(Include(path, i, None if literal else "markdown", _clip(options)))
-            inside = "code"
-        elif name == "eval-rst":
-            inside, rst_from = "rst", i + 1
-        elif name and name not in RST_CODE_DIRECTIVES and name != "toctree":
-            inside = "markdown"
-        else:
-            inside = "code"
-        stack.append((fence[0], len(fence), inside))
-    return found
-
-
-def _adoc_includes(lines: list[str], file: str, antora: AntoraComponents) -> list[Include]:
-    """The AsciiDoc include directives of the lines of the file at `file` (project-relative),
-    outside comment blocks; literal in a verbatim block (see module doc)."""
-    found: list[Include] = []
-    closer: str | None = None  # the line that closes the verbatim block the line is in
-    for i, line in enumerate(lines):
-        stripped = line.rstrip()
-        if closer is not None:
-            if stripped == closer:
-                closer = None
-                continue
-            if closer == _ADOC_COMMENT:
-                continue
-        elif adoc_delimiter(stripped):
-            closer = "```" if stripped.startswith("```") else stripped
-            continue
-        match = _ADOC_INCLUDE.match(line) if line.startswith("include::") else None
-        path = _adoc_include_path(match.group(1).strip(), file, antora) if match else None
-        if path is not None:
-            found.append(Include(path, i, None if closer else "asciidoc"))
-    return found
-
-
-def _adoc_include_path(target: str, file: str, antora: AntoraComponents) -> str | None:
-    """The project-relative file an AsciiDoc include names (see module doc), or None."""
-    if "{" in target or "://" in target or target.startswith("/"):
-        return None
-    if ("$" in target or ":" in target) and antora.place(file) is not None:
-        return antora.resolve(file, target)
-    path = posixpath.normpath(posixpath.join(posixpath.dirname(file) or ".", target))
-    return None if path in (".", "..") or path.startswith("../") else path
-
-
-def _myst_options(lines: list[str], start: int, argument: str) -> tuple[str, dict[str, str]]:
+def _myst_options(body: list[str], argument: str) -> tuple[str, dict[str, str]]:
     """A MyST directive's argument and its options: `:key: value` lines, or a YAML block
-    between `---` lines, right after the opening fence."""
+    between `---` lines, at the start of its `body`."""
     options: dict[str, str] = {}
-    yaml = start < len(lines) and lines[start].strip() == "---"
-    for line in lines[start + 1 if yaml else start :]:
+    yaml = bool(body) and body[0].strip() == "---"
+    for line in body[1 if yaml else 0 :]:
         text = line.strip()
         if yaml:
             if text == "---":
@@ -334,78 +334,155 @@ def _target(argument: str, folder: str, root: str) -> str | None:
     return path
 
 
+@dataclass
+class _Part:
+    """A text as includes are followed through it: its first titled heading, and its include
+    directives as written (their paths are joined per document that includes the text: a
+    relative one is read from that document's folder)."""
+
+    heading: Heading | None
+    directives: list[_Directive]
+
+    @classmethod
+    def read(
+        cls,
+        text: str,
+        lines: list[str],
+        kind: Kind,
+        file: str,
+        antora: AntoraComponents,
+        structure: Structure | None = None,
+    ) -> _Part:
+        """The part of `text` (whose body `lines` are read as `kind`), the text of the file at
+        `file` (an AsciiDoc include's path is taken from there, `antora` its components);
+        `structure` is the structure of `lines` when the caller has it."""
+        if structure is None or len(structure.code) != len(lines):
+            structure = scan_structure(lines, kind)
+        heading = next((h for h in structure.headings if h.title), None)
+        if not may_include(text):
+            return cls(heading, [])
+        if kind == "asciidoc":
+            return cls(heading, _adoc_includes(lines, file, antora))
+        return cls(heading, _directives(lines, kind, structure))
+
+
+@dataclass
+class _Fragment:
+    """An included file as one include reads it (clipped, as a kind): what it defines is read
+    once, however many documents include it, and its references only once someone wants them,
+    all from one scan of its structure."""
+
+    text: str
+    kind: Kind
+    part: _Part
+    labels: list[str]
+    structure: Structure
+    _references: list[Reference] | None = None
+
+    def references(self) -> list[Reference]:
+        """The references written in it, read on first use: labels alone cost none."""
+        if self._references is None:
+            self._references = extract_references(
+                self.text, kind=self.kind, structure=self.structure
+            )
+        return self._references
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """One document's walk through its includes: its folder (where relative paths start), where
+    its body starts in its file, whether references are wanted, and what it gathers."""
+
+    folder: str
+    offset: int
+    references: bool
+    out: Included
+
+
 class IncludeReader:
     """Follows the includes of the documents of one batch (an import, a suggestion run),
-    reading each included file once. `texts` are documents already read (project-relative
-    path → text); other files are read inside the project only (`resolve_inside`)."""
+    reading each included file once, and each way it is included (as a kind, clipped) once.
+    `texts` are documents already read (project-relative path → text); other files are read
+    inside the project only (`resolve_inside`)."""
 
     def __init__(self, root: Path, docs_root: str, texts: Mapping[str, str] | None = None) -> None:
         self.root = root
         self.docs_root = _normal_root(docs_root)
         self._texts: dict[str, str | None] = dict(texts or {})
+        self._fragments: dict[tuple[str, Kind, Clip], _Fragment | None] = {}
         self.antora = AntoraComponents(root)
         """The Antora components of the documents read: where their resource ids lead."""
         self.antora.learn(self._texts)
 
-    def of(self, rel: str, text: str, kind: Kind) -> Included:
-        """What the document at `rel` pulls in (see module doc)."""
+    def of(
+        self,
+        rel: str,
+        text: str,
+        kind: Kind,
+        *,
+        references: bool = True,
+        structure: Structure | None = None,
+    ) -> Included:
+        """What the document at `rel` pulls in (see module doc); without `references`, not
+        the references of the files it includes (a caller that wants labels pays for none).
+        `structure` is the structure of its body when the caller has it."""
         out = Included()
         if kind in ("rst", "markdown", "asciidoc") and may_include(text):
             lines, offset = body_lines(text, kind)
-            out.title = self._follow(lines, kind, posixpath.dirname(rel), (rel,), out, offset)[0]
+            part = _Part.read(text, lines, kind, rel, self.antora, structure)
+            walk = _Walk(posixpath.dirname(rel), offset, references, out)
+            out.title = self._follow(part, (rel,), walk, None)[0]
         return out
 
     def _follow(
-        self,
-        lines: list[str],
-        kind: Kind,
-        folder: str,
-        chain: tuple[str, ...],
-        out: Included,
-        offset: int,
-        at: int | None = None,
+        self, part: _Part, chain: tuple[str, ...], walk: _Walk, at: int | None
     ) -> tuple[str | None, str | None]:
-        """Adds to `out` what `lines` pull in; returns (the title an include before their first
-        heading gives, their own first heading's title). `offset` is where the document's body
-        starts in its file; `at` the file line of its include directive that brought `lines` in
-        (None for the document's own lines)."""
-        structure = scan_structure(lines, kind)
-        own = next((h for h in structure.headings if h.title), None)
+        """Adds to the walk's `out` what `part` pulls in; returns (the title an include before
+        its first heading gives, its own first heading's title). `at` is the file line of the
+        document's include directive that brought `part` in (None for the document's own)."""
+        own = part.heading
         given: str | None = None
-        if kind == "asciidoc":
-            found = _adoc_includes(lines, chain[-1], self.antora)
-        else:
-            found = _includes_in_lines(lines, kind, folder, self.docs_root)
-        for inc in found:
+        for inc in _joined(part.directives, walk.folder, self.docs_root):
             if inc.path in chain:
                 continue
-            if inc.path not in out.files:
-                out.files.append(inc.path)
-            if len(chain) > MAX_DEPTH:
+            if inc.path not in walk.out.files:
+                walk.out.files.append(inc.path)
+            if len(chain) > MAX_DEPTH or inc.kind is None:
                 continue
-            text = self._text(inc.path) if inc.kind is not None else None
-            clipped = inc.clip.apply(text) if text is not None else None
-            if clipped is None or inc.kind is None:
+            fragment = self._fragment(inc.path, inc.kind, inc.clip)
+            if fragment is None:
                 continue
-            if may_define_labels(clipped, inc.kind):
-                out.labels += [label for label, _ in labels_of(clipped, inc.kind)]
-            line = at if at is not None else inc.line + offset + 1
-            out.references += [
-                replace(ref, line=line) for ref in extract_references(clipped, kind=inc.kind)
-            ]
-            sub_lines, _ = body_lines(clipped, inc.kind)
-            if may_include(clipped):
-                chained = (*chain, inc.path)
-                sub = self._follow(sub_lines, inc.kind, folder, chained, out, offset, line)
-            else:
-                heading = next(
-                    (h for h in scan_structure(sub_lines, inc.kind).headings if h.title), None
-                )
-                sub = (None, heading.title if heading else None)
+            walk.out.labels += fragment.labels
+            line = at if at is not None else inc.line + walk.offset + 1
+            if walk.references:
+                walk.out.references += [replace(ref, line=line) for ref in fragment.references()]
+            sub = self._follow(fragment.part, (*chain, inc.path), walk, line)
             title = sub[0] or sub[1]
             if given is None and title and (own is None or inc.line < own.first):
                 given = title
         return given, own.title if own else None
+
+    def _fragment(self, rel: str, kind: Kind, clip: Clip) -> _Fragment | None:
+        """The file at `rel` as an include reads it, or None when nothing of it is included
+        (it cannot be read, or the clip fails). Its reading is the same whoever includes it,
+        from any folder: only the paths of its own includes depend on that (`_joined`)."""
+        key = (rel, kind, clip)
+        if key not in self._fragments:
+            text = self._text(rel)
+            clipped = clip.apply(text) if text is not None else None
+            if clipped is None:
+                self._fragments[key] = None
+            else:
+                lines = body_lines(clipped, kind)[0]
+                structure = scan_structure(lines, kind)
+                labels = (
+                    [label for label, _ in labels_of(clipped, kind, structure)]
+                    if may_define_labels(clipped, kind)
+                    else []
+                )
+                part = _Part.read(clipped, lines, kind, rel, self.antora, structure)
+                self._fragments[key] = _Fragment(clipped, kind, part, labels, structure)
+        return self._fragments[key]
 
     def builds(self, rel: str, sphinx: Callable[[str], bool | None]) -> bool | None:
         """Whether the file at `rel` is made a page of its own whoever includes it: a page of an

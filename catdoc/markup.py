@@ -54,6 +54,10 @@ class Structure:
     fences: list[int] = field(default_factory=list)
     """Line index of each Markdown fence's opening line (a MyST directive's too: ```` ```{toctree}
     ````), told apart from a line of indented code or of another fence."""
+    fence_ends: dict[int, int] = field(default_factory=dict)
+    """Each fence's opening line → the line that closes it, or a fence around it (as MyST reads
+    a directive's body to its closing line first); the number of lines for one never closed,
+    which runs to the end as CommonMark reads it. Its body is the lines between."""
 
 
 # ---------------------------------------------------------------------------------- kind
@@ -215,6 +219,16 @@ def open_fence(stripped: str, base: int, limit: int, depth: int) -> Fence | None
     return Fence(fence[0], len(fence), limit, base, verbatim, "start")
 
 
+def fence_directive(line: str) -> tuple[str, str] | None:
+    """The MyST directive a fence's opening line (one of `Structure.fences`) names, lowercased as
+    docutils looks names up, and the text after it (its argument); None for a code fence."""
+    match = _FENCE.match(line.lstrip(" "))
+    directive = _MYST_DIRECTIVE.match(match.group(2)) if match is not None else None
+    if match is None or directive is None:
+        return None
+    return directive.group(1).lower(), match.group(2)[directive.end() :]
+
+
 def closed_fence(fences: list[Fence], stripped: str, indent: int) -> int | None:
     """The index in `fences` (the open ones, outermost first) of the outermost fence a line
     closes: a fence of the same character, at least as long, with nothing after it. Those inside
@@ -275,6 +289,7 @@ def scan_markdown(lines: list[str]) -> Structure:
     Markdown (`MYST_VERBATIM_DIRECTIVES`) is code like any other fence."""
     scan = Structure(code=[False] * len(lines))
     fences: list[Fence] = []  # the open ones, outermost first; only the last may be verbatim
+    opened: list[int] = []  # their opening lines
     prev_para, prev_blank = False, True
     in_list = in_indented = in_comment = False
     for i, line in enumerate(lines):
@@ -285,7 +300,8 @@ def scan_markdown(lines: list[str]) -> Structure:
             closed = closed_fence(fences, stripped, indent)
             if closed is not None:
                 in_list = fences[closed].in_list
-                del fences[closed:]
+                scan.fence_ends.update(dict.fromkeys(opened[closed:], i))
+                del fences[closed:], opened[closed:]
                 scan.code[i] = True
                 prev_para = prev_blank = in_indented = in_comment = False
                 continue
@@ -325,6 +341,7 @@ def scan_markdown(lines: list[str]) -> Structure:
                 prev_para = False
                 fence.in_list = in_list
                 fences.append(fence)
+                opened.append(i)
                 if not fence.verbatim:  # its body: a document of its own
                     in_list, prev_blank = False, True
                 continue
@@ -355,6 +372,7 @@ def scan_markdown(lines: list[str]) -> Structure:
         if indent == 0 and was_blank:
             in_list = False
         prev_para = indent < 4 and stripped[0] not in ">|<"
+    scan.fence_ends.update(dict.fromkeys(opened, len(lines)))
     return scan
 
 
@@ -1043,6 +1061,7 @@ __all__ = [
     "column_width",
     "directive_option",
     "explicit_kind",
+    "fence_directive",
     "indent_of",
     "kind_of",
     "looks_like_rst",

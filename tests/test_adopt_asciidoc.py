@@ -349,7 +349,9 @@ def test_an_id_of_another_document_is_unresolved_as_asciidoctor_leaves_it(tmp_pa
 def test_an_import_scans_each_document_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Its title, its references and its labels are read from one scan of its structure."""
+    """Its title, its references, its labels and its includes are read from one scan of its
+    structure; a file it includes is scanned once as what the include brings (its labels, its
+    references, its own includes), and once as the document it might have been."""
     scanned: list[str] = []
     scan = markup.scan_asciidoc
 
@@ -362,10 +364,11 @@ def test_an_import_scans_each_document_once(
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "design.adoc").write_text(DESIGN, encoding="utf-8")
-    (docs / "api.adoc").write_text(API, encoding="utf-8")
+    (docs / "api.adoc").write_text(API + "\ninclude::limits.adoc[]\n", encoding="utf-8")
+    (docs / "limits.adoc").write_text("== Quotas\n", encoding="utf-8")
     out = CliRunner().invoke(app, ["-C", str(tmp_path), "import", "docs", "--link"])
     assert out.exit_code == 0, out.output
-    assert sorted(scanned) == ["= Payment API", "= Payment Service Design"]
+    assert sorted(scanned) == ["= Payment API", "= Payment Service Design"] + ["== Quotas"] * 2
 
 
 def import_json(root: Path) -> dict[str, Any]:

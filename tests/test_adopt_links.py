@@ -10,13 +10,16 @@ import posixpath
 import re
 import shutil
 import warnings
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from catdoc import includes
 from catdoc.cli import app
 from catdoc.errors import CatDocError
 from catdoc.includes import MAX_DEPTH, Clip, IncludeReader, includes_in
@@ -1173,6 +1176,155 @@ def test_include_paths_never_leave_the_project(parts: list[str], kind: str) -> N
     for inc in includes_in("".join(parts), kind, "docs/deep", "docs"):
         assert inc.path == posixpath.normpath(inc.path)
         assert not inc.path.startswith(("../", "/")) and inc.path not in (".", "..")
+
+
+@pytest.mark.parametrize(
+    ("text", "paths"),
+    [
+        ("    ```{include} code.md\n    ```\n", []),  # indented code, no fence
+        ("<!--\n```{include} hidden.md\n```\n-->\n", []),  # an HTML comment shows nothing
+        # the note's closing line ends it, and the toctree left open in it
+        ("::::{note}\n```{toctree}\n::::\n```{include} after.md\n```\n", ["d/after.md"]),
+        # a YAML block that never closes takes the whole body as options, as MyST reads it
+        ("::::{note}\n---\n```{include} options.md\n```\n::::\n", []),
+        ("```{eval-rst}\n.. include:: open.rst\n", ["d/open.rst"]),  # open to the end
+        ("````{note}\n```{eval-rst}\n.. include:: nested.rst\n````\n", ["d/nested.rst"]),
+    ],
+)
+def test_myst_includes_are_read_through_the_scanners_fences(text: str, paths: list[str]) -> None:
+    """One reading of MyST fences (`markup.scan_markdown`'s): where a fence opens, where it
+    ends, and whether its body is Markdown, code or (`{eval-rst}`) reST."""
+    assert [inc.path for inc in includes_in(text, "markdown", "d", ".")] == paths
+
+
+def test_an_eval_rst_include_is_read_as_rest_at_its_line() -> None:
+    text = "Intro\n\n````{note}\n```{eval-rst}\n.. include:: r.rst\n````\n"
+    assert [(inc.line, inc.kind) for inc in includes_in(text, "markdown", "", ".")] == [(4, "rst")]
+
+
+def test_a_myst_includes_options_end_with_its_fence() -> None:
+    (inc,) = includes_in(
+        "```{include} a.md\n---\nstart-line: 1\n```\nend-before: x\n", "markdown", "", "."
+    )
+    assert inc.clip == Clip(start_line="1")  # not the text after the fence
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, module: object, names: list[str]) -> Counter[str]:
+    """Counts the calls of the functions `names` of `module`, which still do their work."""
+    calls: Counter[str] = Counter()
+    for name in names:
+        real = getattr(module, name)
+
+        def counted(*args: Any, _name: str = name, _real: Any = real, **kwargs: Any) -> Any:
+            calls[_name] += 1
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_a_fragment_included_by_three_documents_is_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its text, labels and references are read once, not once per includer; each includer
+    still has them, at the line of its own directive. A caller that wants labels alone (the
+    documents of an earlier import) reads no references at all."""
+    write_tree(tmp_path, {"docs/part.txt": ".. _shared:\n\nSee :doc:`guide`.\n"})
+    texts = {
+        f"docs/{name}.rst": f"{name}\n=\n\n" + "\n" * n + ".. include:: part.txt\n"
+        for n, name in enumerate("abc")
+    }
+    calls = _spy(monkeypatch, includes, ["read_document", "labels_of", "extract_references"])
+    reader = IncludeReader(tmp_path, "docs", texts)
+    found = {rel: reader.of(rel, text, "rst") for rel, text in texts.items()}
+    assert calls == {"read_document": 1, "labels_of": 1, "extract_references": 1}
+    assert {
+        rel: (got.labels, [(r.target, r.line) for r in got.references])
+        for rel, got in found.items()
+    } == {
+        "docs/a.rst": (["shared"], [("guide", 4)]),
+        "docs/b.rst": (["shared"], [("guide", 5)]),
+        "docs/c.rst": (["shared"], [("guide", 6)]),
+    }
+    calls.clear()
+    labels_only = IncludeReader(tmp_path, "docs", texts)
+    for rel, text in texts.items():
+        got = labels_only.of(rel, text, "rst", references=False)
+        assert (got.labels, got.references) == (["shared"], [])
+    assert calls == {"read_document": 1, "labels_of": 1}
+
+
+def test_a_shared_fragment_joins_its_paths_from_each_includers_folder(tmp_path: Path) -> None:
+    """Read once, its relative include is still joined per includer (Sphinx reads it from the
+    including document's folder): two includers in two folders pull in two files."""
+    write_tree(
+        tmp_path,
+        {
+            "docs/parts/common.txt": ".. include:: local.txt\n",
+            "docs/a/local.txt": ".. _from-a:\n",
+            "docs/b/local.txt": ".. _from-b:\n",
+        },
+    )
+    reader = IncludeReader(tmp_path, "docs")
+    text = ".. include:: ../parts/common.txt\n"
+    a, b = reader.of("docs/a/page.rst", text, "rst"), reader.of("docs/b/page.rst", text, "rst")
+    assert (a.files, a.labels) == (["docs/parts/common.txt", "docs/a/local.txt"], ["from-a"])
+    assert (b.files, b.labels) == (["docs/parts/common.txt", "docs/b/local.txt"], ["from-b"])
+
+
+_SHARED_FRAGMENTS = {
+    "d/parts/p.txt": ".. _p:\n\nP :ref:`x`.\n\n.. include:: q.txt\n\ncut\n\n.. _p-after:\n",
+    "d/parts/m.md": "(m)=\n# M\n\n```{include} q.txt\n```\n",
+    "d/a/q.txt": ".. _qa:\n\nQA\n==\n",
+    "d/b/q.txt": "Ref :doc:`z`.\n\n.. _qb:\n",
+}
+_INCLUDES = [
+    ".. include:: ../parts/p.txt",
+    ".. include:: /parts/p.txt\n   :end-before: cut",
+    ".. include:: ../parts/p.txt\n   :parser: myst_parser.sphinx_",
+    ".. include:: ../parts/m.md\n   :parser: myst_parser.sphinx_",
+    ".. include:: q.txt\n   :start-line: 1",
+    ".. include:: q.txt",
+    ".. literalinclude:: q.txt",
+    "Title\n=====",
+]
+
+
+@given(st.lists(st.lists(st.sampled_from(_INCLUDES), max_size=4), min_size=3, max_size=3))
+@settings(max_examples=100, deadline=None)
+def test_a_reader_shared_by_documents_reads_each_as_a_fresh_one(pieces: list[list[str]]) -> None:
+    """What a document pulls in does not depend on what the reader read before for others:
+    the fragments are read once, keyed by all that changes a reading (file, kind, clip), and
+    their own includes are joined from each includer's folder."""
+    documents = ["d/a/x.rst", "d/b/y.rst", "d/parts/z.rst"]
+    texts = {rel: "\n\n".join(parts) + "\n" for rel, parts in zip(documents, pieces, strict=True)}
+    texts.update(_SHARED_FRAGMENTS)
+    shared = IncludeReader(Path("/nonexistent"), "d", texts)
+
+    def seen(reader: IncludeReader, rel: str) -> tuple[object, ...]:
+        got = reader.of(rel, texts[rel], "rst")
+        return got.files, got.labels, got.title, got.references
+
+    for rel in documents:
+        assert seen(shared, rel) == seen(IncludeReader(Path("/nonexistent"), "d", texts), rel)
+
+
+def test_labels_of_an_earlier_documents_includes_read_no_references(
+    bare: CatDoc, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "docs/one/page.rst": "Page\n====\n\n.. include:: ../parts/labels.txt\n",
+            "docs/parts/labels.txt": ".. _kept:\n\nSee :doc:`elsewhere`.\n",
+            "docs/two/index.rst": "Index\n=====\n\n:ref:`kept`\n",
+        },
+    )
+    bare.import_documents(["docs/one"], category="manual")
+    calls = _spy(monkeypatch, includes, ["extract_references"])
+    result = bare.import_documents(["docs/two"], link=True, category="manual")
+    assert statuses(result)[("index", "ref", "kept")] == "linked"  # to page, its includer
+    assert calls == {}
 
 
 # ---------------------------------------------------------------------------------- PEPs

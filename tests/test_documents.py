@@ -20,7 +20,7 @@ from catdoc.documents import (
     split_front_matter,
 )
 from catdoc.errors import NOT_FOUND, PATH_OUTSIDE_PROJECT, VALIDATION_ERROR, CatDocError
-from catdoc.markup import MAX_DIRECTIVE_NESTING, scan_markdown
+from catdoc.markup import MAX_DIRECTIVE_NESTING, fence_directive, scan_markdown
 from catdoc.model import DocObject
 
 
@@ -426,6 +426,29 @@ def test_a_nested_fence_is_shorter_than_its_directives() -> None:
     assert refs(longer) == [("object", "o-1", 5)]
     same = "```{note}\nNote @s-1.\n```python\nx = 1\n```\nAfter the note @s-2.\n```\n@c\n"
     assert refs(same) == [("object", "s-1", 2), ("object", "s-2", 6)]
+
+
+def test_the_scan_records_where_each_fence_ends() -> None:
+    """A reader of a directive's body (an `{eval-rst}` block's includes) takes its extent from
+    the scan: the closing line, a longer fence that closes it with its container, or the end."""
+    lines = [
+        "````{note}",  # 0
+        "```{eval-rst}",  # 1: closed with the note, by the longer fence
+        ".. include:: a.rst",
+        "````",  # 3
+        "    ```{include} code.md",  # indented code: no fence
+        "~~~python",  # 5: never closed
+        "```",
+    ]
+    scan = scan_markdown(lines)
+    assert scan.fences == [0, 1, 5]
+    assert scan.fence_ends == {0: 3, 1: 3, 5: 7}
+    assert [fence_directive(lines[i]) for i in scan.fences] == [
+        ("note", ""),
+        ("eval-rst", ""),
+        None,
+    ]
+    assert fence_directive(":::{Include} /a b.md ") == ("include", "/a b.md ")
 
 
 def test_an_unclosed_directive_runs_to_the_end_as_markdown() -> None:

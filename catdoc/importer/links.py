@@ -172,7 +172,8 @@ def _labelled_text(
 ) -> tuple[str | None, Kind, tuple[str, ...]] | tuple[()]:
     """(text, kind, labels of the files it includes) of an object's document at `rel` (its
     project-relative path) when it may define labels, else nothing (a file that cannot be read
-    defines none). The text is left out of a fragment: its labels are its includer's."""
+    defines none). The text is left out of a fragment: its labels are its includer's. The
+    included files' references are not read: only labels are wanted of an earlier document."""
     try:
         text = read_object_text(project.root, obj)
     except CatDocError:
@@ -181,7 +182,7 @@ def _labelled_text(
         return ()
     kind: Kind = sniff_kind(obj.path, text) if obj.path else "markdown"
     own = may_define_labels(text, kind) and rel not in fragments
-    included = tuple(reader.of(rel, text, kind).labels) if rel else ()
+    included = tuple(reader.of(rel, text, kind, references=False).labels) if rel else ()
     if not own and not included:
         return ()
     return (text if own else None), kind, included
