@@ -34,6 +34,7 @@ from catdoc.markup import (
     MARKDOWN_SUFFIXES,
     RST_SUFFIXES,
     Kind,
+    Structure,
     kind_of,
     markdown_title,
     rst_module_title,
@@ -323,6 +324,7 @@ def document_title(
     kind: Kind = "markdown",
     nav_title: str | None = None,
     mkdocs_meta: bool = False,
+    structure: Structure | None = None,
 ) -> str:
     """A document's title, from the first of: front matter `title`; the title the text states
     itself (a PEP's `Title:` header, a reST `:title:` field: `text_metadata`); `nav_title`, the
@@ -331,7 +333,8 @@ def document_title(
     Markdown `markdown_title`: the first `#` title, else a lone first heading that opens it; for
     reST and AsciiDoc the first title, so a PEP is titled by its `Title:` header, not by its
     first section "Abstract"); for reST without a title, the module its `.. automodule::`
-    documents; else `fallback`."""
+    documents; else `fallback`. `structure` is `body` as `scan_structure` reads it, when the
+    caller has it."""
     for source in (meta, text_metadata(body, kind) if kind != "markdown" else {}):
         title = source.get("title")
         usable = isinstance(title, str | int | float) and not isinstance(title, bool)
@@ -345,13 +348,21 @@ def document_title(
         if fields.get("title"):
             return fields["title"]
         lines[:end] = [""] * end  # MkDocs takes them out of the page
-    scan = scan_structure(lines, kind)
+        structure = None  # read without them
+    scan = structure or scan_structure(lines, kind)
     if kind == "markdown":
         return markdown_title(lines, scan) or fallback
     for heading in scan.headings:
         if heading.title:
             return heading.title
     return (rst_module_title(lines, scan) if kind == "rst" else None) or fallback
+
+
+def structure_of(text: str, kind: Kind) -> Structure:
+    """The structure of a whole document's body (after any front matter): what a reader that
+    reads several things of one document (its title, references, labels) scans once and hands
+    to each (`document_title`, `extract_references`, `labels_of`)."""
+    return scan_structure(body_lines(text, kind)[0], kind)
 
 
 def headings_of(text: str, *, kind: Kind = "markdown") -> list[tuple[int, int, str]]:
@@ -373,6 +384,7 @@ __all__ = [
     "Kind",
     "RefKind",
     "Reference",
+    "Structure",
     "chunk_text",
     "content_version",
     "document_title",
@@ -388,5 +400,6 @@ __all__ = [
     "rename_mentions",
     "sniff_kind",
     "split_front_matter",
+    "structure_of",
     "text_metadata",
 ]

@@ -1,7 +1,9 @@
 """Files a document pulls in: reST `.. include::` and `.. literalinclude::`, MyST
 ```` ```{include} ```` and ```` ```{literalinclude} ```` (also `:::{include}`, and reST in an
-```` ```{eval-rst} ```` block). Such a file is a fragment of the document, not a document, unless
-a Sphinx project builds it: Sphinx makes a page of every source file it finds, included or not.
+```` ```{eval-rst} ```` block), AsciiDoc `include::file.adoc[]`. Such a file is a fragment of the
+document, not a document, unless a Sphinx project builds it: Sphinx makes a page of every source
+file it finds, included or not; so does Antora of every file of a component's pages family
+(`IncludeReader.builds`).
 
 Sphinx reads an included file as part of the including document: the labels it defines are the
 document's (`:ref:` leads to the including page), so are the references written in it (at the
@@ -21,6 +23,16 @@ would take the included file's folder; Sphinx keeps its way, sphinx-doc/sphinx#6
 `<name>` path is one of docutils' own files, not the project's. A path that leaves the project is
 never read; includes are followed `MAX_DEPTH` deep, and a file already on the chain is not read
 again (docutils refuses circular inclusion).
+
+AsciiDoc includes are read as Asciidoctor reads them: an `include::` line (at the start of a
+line, not escaped) anywhere but in a comment block; in a listing, literal or passthrough block
+(`----`, `....`, `++++`, ```` ``` ````) it inserts the file as code (a literal include). Its path
+is taken from the folder of the file that holds the directive (an included file's own folder for
+the includes in it); in a file of an Antora component a target with a family or a module
+(`partial$note.adoc`, `ROOT:partial$note.adoc`, `shop:ops:example$app.js`) is a resource id,
+resolved as Antora resolves it (`catdoc.antora`). A target made of attributes
+(`{partialsdir}/x.adoc`) or a URL is not read, and the whole file counts (`tag=` and `lines=` are
+not applied).
 """
 
 from __future__ import annotations
@@ -31,6 +43,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from catdoc.antora import AntoraComponents
 from catdoc.documents import (
     Reference,
     extract_references,
@@ -44,6 +57,7 @@ from catdoc.markup import (
     Heading,
     Kind,
     Structure,
+    adoc_delimiter,
     fence_directive,
     indent_of,
     scan_rst,
@@ -58,6 +72,8 @@ _RST_INCLUDE = re.compile(r"[ \t]*\.\.[ \t]+(include|literalinclude)[ \t]*::(?:[
 _RST_OPTION = re.compile(r":([\w-]+):(?:[ \t]+(.*))?$")
 _MYST_YAML_OPTION = re.compile(r"[ \t]*([\w-]+)[ \t]*:[ \t]*(.*)$")
 _GATE = re.compile(r"include[ \t]*::|\{(?:literal)?include\}")
+_ADOC_INCLUDE = re.compile(r"include::([^\[\s][^\[]*)\[[^\]\n]*\][ \t]*$")
+_ADOC_COMMENT = "////"
 _MARKDOWN_PARSERS = ("myst", "mark")
 """A reST include's `:parser:` that reads Markdown (`myst_parser.sphinx_`, `commonmark` …)."""
 
@@ -141,12 +157,14 @@ def includes_in(text: str, kind: Kind, folder: str, docs_root: str) -> list[Incl
 
 @dataclass(frozen=True)
 class _Directive:
-    """An include directive as written: its path not yet joined (see `_joined`)."""
+    """An include directive as written: its path not yet joined (see `_joined`), unless the
+    file it is written in decides it (`path`: an AsciiDoc include's)."""
 
     argument: str
     line: int
     kind: Kind | None
     clip: Clip
+    path: str | None = None
 
 
 def _joined(directives: Iterable[_Directive], folder: str, root: str) -> list[Include]:
@@ -154,7 +172,7 @@ def _joined(directives: Iterable[_Directive], folder: str, root: str) -> list[In
     path names no file of the project."""
     out: list[Include] = []
     for written in directives:
-        path = _target(written.argument, folder, root)
+        path = written.path or _target(written.argument, folder, root)
         if path is not None:
             out.append(Include(path, written.line, written.kind, written.clip))
     return out
@@ -178,6 +196,42 @@ def _directives(lines: list[str], kind: Kind, structure: Structure) -> list[_Dir
             literal = name == "literalinclude" or "literal" in options or "code" in options
             found.append(_Directive(argument, i, None if literal else "markdown", _clip(options)))
     return found
+
+
+def _adoc_includes(lines: list[str], file: str, antora: AntoraComponents) -> list[_Directive]:
+    """The AsciiDoc include directives of the lines of the file at `file` (project-relative),
+    outside comment blocks, literal in a verbatim block, their paths resolved from that file
+    (see module doc)."""
+    found: list[_Directive] = []
+    closer: str | None = None  # the line that closes the verbatim block the line is in
+    for i, line in enumerate(lines):
+        stripped = line.rstrip()
+        if closer is not None:
+            if stripped == closer:
+                closer = None
+                continue
+            if closer == _ADOC_COMMENT:
+                continue
+        elif adoc_delimiter(stripped):
+            closer = "```" if stripped.startswith("```") else stripped
+            continue
+        match = _ADOC_INCLUDE.match(line) if line.startswith("include::") else None
+        argument = match.group(1).strip() if match else ""
+        path = _adoc_include_path(argument, file, antora) if argument else None
+        if path is not None:
+            kind: Kind | None = None if closer else "asciidoc"
+            found.append(_Directive(argument, i, kind, Clip(), path))
+    return found
+
+
+def _adoc_include_path(target: str, file: str, antora: AntoraComponents) -> str | None:
+    """The project-relative file an AsciiDoc include names (see module doc), or None."""
+    if "{" in target or "://" in target or target.startswith("/"):
+        return None
+    if ("$" in target or ":" in target) and antora.place(file) is not None:
+        return antora.resolve(file, target)
+    path = posixpath.normpath(posixpath.join(posixpath.dirname(file) or ".", target))
+    return None if path in (".", "..") or path.startswith("../") else path
 
 
 def _rst_includes(lines: list[str], first: int) -> list[_Directive]:
@@ -290,28 +344,47 @@ class _Part:
     directives: list[_Directive]
 
     @classmethod
-    def read(cls, text: str, lines: list[str], kind: Kind) -> _Part:
-        """The part of `text` (whose body `lines` are read as `kind`)."""
-        structure = scan_structure(lines, kind)
+    def read(
+        cls,
+        text: str,
+        lines: list[str],
+        kind: Kind,
+        file: str,
+        antora: AntoraComponents,
+        structure: Structure | None = None,
+    ) -> _Part:
+        """The part of `text` (whose body `lines` are read as `kind`), the text of the file at
+        `file` (an AsciiDoc include's path is taken from there, `antora` its components);
+        `structure` is the structure of `lines` when the caller has it."""
+        if structure is None or len(structure.code) != len(lines):
+            structure = scan_structure(lines, kind)
         heading = next((h for h in structure.headings if h.title), None)
-        return cls(heading, _directives(lines, kind, structure) if may_include(text) else [])
+        if not may_include(text):
+            return cls(heading, [])
+        if kind == "asciidoc":
+            return cls(heading, _adoc_includes(lines, file, antora))
+        return cls(heading, _directives(lines, kind, structure))
 
 
 @dataclass
 class _Fragment:
     """An included file as one include reads it (clipped, as a kind): what it defines is read
-    once, however many documents include it, and its references only once someone wants them."""
+    once, however many documents include it, and its references only once someone wants them,
+    all from one scan of its structure."""
 
     text: str
     kind: Kind
     part: _Part
     labels: list[str]
+    structure: Structure
     _references: list[Reference] | None = None
 
     def references(self) -> list[Reference]:
         """The references written in it, read on first use: labels alone cost none."""
         if self._references is None:
-            self._references = extract_references(self.text, kind=self.kind)
+            self._references = extract_references(
+                self.text, kind=self.kind, structure=self.structure
+            )
         return self._references
 
 
@@ -337,14 +410,26 @@ class IncludeReader:
         self.docs_root = _normal_root(docs_root)
         self._texts: dict[str, str | None] = dict(texts or {})
         self._fragments: dict[tuple[str, Kind, Clip], _Fragment | None] = {}
+        self.antora = AntoraComponents(root)
+        """The Antora components of the documents read: where their resource ids lead."""
+        self.antora.learn(self._texts)
 
-    def of(self, rel: str, text: str, kind: Kind, *, references: bool = True) -> Included:
+    def of(
+        self,
+        rel: str,
+        text: str,
+        kind: Kind,
+        *,
+        references: bool = True,
+        structure: Structure | None = None,
+    ) -> Included:
         """What the document at `rel` pulls in (see module doc); without `references`, not
-        the references of the files it includes (a caller that wants labels pays for none)."""
+        the references of the files it includes (a caller that wants labels pays for none).
+        `structure` is the structure of its body when the caller has it."""
         out = Included()
-        if kind in ("rst", "markdown") and may_include(text):
+        if kind in ("rst", "markdown", "asciidoc") and may_include(text):
             lines, offset = body_lines(text, kind)
-            part = _Part.read(text, lines, kind)
+            part = _Part.read(text, lines, kind, rel, self.antora, structure)
             walk = _Walk(posixpath.dirname(rel), offset, references, out)
             out.title = self._follow(part, (rel,), walk, None)[0]
         return out
@@ -388,14 +473,23 @@ class IncludeReader:
             if clipped is None:
                 self._fragments[key] = None
             else:
+                lines = body_lines(clipped, kind)[0]
+                structure = scan_structure(lines, kind)
                 labels = (
-                    [label for label, _ in labels_of(clipped, kind)]
-                    if may_define_labels(clipped)
+                    [label for label, _ in labels_of(clipped, kind, structure)]
+                    if may_define_labels(clipped, kind)
                     else []
                 )
-                part = _Part.read(clipped, body_lines(clipped, kind)[0], kind)
-                self._fragments[key] = _Fragment(clipped, kind, part, labels)
+                part = _Part.read(clipped, lines, kind, rel, self.antora, structure)
+                self._fragments[key] = _Fragment(clipped, kind, part, labels, structure)
         return self._fragments[key]
+
+    def builds(self, rel: str, sphinx: Callable[[str], bool | None]) -> bool | None:
+        """Whether the file at `rel` is made a page of its own whoever includes it: a page of an
+        Antora component (Antora publishes every file of the pages family), else as `sphinx`
+        (a Sphinx project's `builds`) says."""
+        place = self.antora.place(rel)
+        return True if place is not None and place.family == "page" else sphinx(rel)
 
     def _text(self, rel: str) -> str | None:
         """The text of a file inside the project, or None when it cannot be read."""

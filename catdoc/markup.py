@@ -47,7 +47,7 @@ class Structure:
     code: list[bool] = field(default_factory=list)
     names: list[tuple[int, str]] = field(default_factory=list)
     """(line index, name) of each reST or MyST directive's `:name:` option: a target `:ref:`
-    names."""
+    names; in AsciiDoc each id an xref may name (`asciidoc_ids`), several to a line maybe."""
     substitutions: dict[str, str] = field(default_factory=dict)
     """reST `.. |name| replace:: text` definitions, by `substitution_key` of the name: what a
     `|name|` in a title or a docinfo field reads as."""
@@ -757,6 +757,104 @@ paragraph, or on an open block (`--`), they make it verbatim as a `----` block i
 _ADOC_SETEXT_LEVELS = {"=": 1, "-": 2, "~": 3, "^": 4, "+": 5}
 _ADOC_ATTRIBUTE_ENTRY = re.compile(r":(!?\w[\w-]{0,100}!?):(?:[ \t]+(.*)|[ \t]*)$")
 _ADOC_BLOCK_MACRO = re.compile(r"[A-Za-z][\w-]{0,40}::[^\s\[]*\[")
+_ADOC_PREPROCESSOR = ("include::", "ifdef::", "ifndef::", "ifeval::", "endif::")
+"""Lines that look like block macros but make no block: block attributes before one are the
+next block's."""
+
+
+_ADOC_ID = r"[A-Za-z_:][\w:.-]*"
+_ADOC_INLINE_ID = re.compile(
+    rf"\[\[\[?({_ADOC_ID})(?:,[^\]\n]*)?\]\]\]?"  # [[id]], [[id,reftext]], [[[bib]]]
+    rf"|(?<![\w\\])anchor:({_ADOC_ID})\["  # anchor:id[reftext]
+    r"|\[#([A-Za-z_:][\w:-]*)[^\]\n]*\]#"  # [#id.role]#marked text#
+)
+"""An anchor inside a line of prose or a title: each names the id an xref may point to."""
+_ADOC_SHORTHAND_ID = re.compile(r"[^,#\[\]]*#([A-Za-z_:][\w:-]*)")
+"""The id of a block attribute list's shorthand (`[source#id.role%option]`): up to a role."""
+_ADOC_NAMED_ID = re.compile(rf"(?:^|,)[ \t]*id[ \t]*=[ \t]*[\"']?({_ADOC_ID})")
+_ADOC_SECTION_ID_DROP = re.compile(
+    r"<[^>]+>|&(?:[a-z][a-z]+\d{0,2}|#\d\d\d{0,4}|#x[\da-f][\da-f][\da-f]{0,3});|[^ \w\-.]+?"
+)
+
+
+@dataclass
+class _AdocIds:
+    """The ids an AsciiDoc document defines as Asciidoctor registers them: explicit anchors and
+    block ids, and each section's id, generated from its title unless one is given
+    (`_section_title`, shaped by the `idprefix` and `idseparator` attributes, `_2` … for a
+    repeat; none under `:sectids!:`)."""
+
+    found: list[tuple[int, str]]
+    pending: list[str] = field(default_factory=list)  # block ids waiting for their block
+    taken: set[str] = field(default_factory=set)
+    prefix: str = "_"
+    separator: str = "_"
+    sectids: bool = True
+
+    def add(self, i: int, ident: str) -> None:
+        if "{" not in ident:
+            self.found.append((i, ident))
+            self.taken.add(ident)
+
+    def entry(self, line: str) -> None:
+        """An attribute entry that shapes section ids."""
+        match = _ADOC_ATTRIBUTE_ENTRY.match(line)
+        if match is None:
+            return
+        name, value = match.group(1), (match.group(2) or "").strip()
+        unset = name.startswith("!") or name.endswith("!")
+        name = name.strip("!")
+        if name == "sectids":
+            self.sectids = not unset
+        elif name == "idprefix":
+            self.prefix = "_" if unset else value
+        elif name == "idseparator":
+            self.separator = "_" if unset else value[:1]
+
+    def block(self, line: str) -> None:
+        """A block attribute line or anchor (`[[id]]`, `[#id]`, `[source#id]`, `[id=x]`)."""
+        match = _ADOC_INLINE_ID.fullmatch(line)
+        if match is not None and match.group(1):
+            self.pending.append(match.group(1))
+            return
+        inner = line[1:-1]
+        first = inner.split(",", 1)[0]
+        shorthand = _ADOC_SHORTHAND_ID.match(first) if "#" in first else None
+        named = _ADOC_NAMED_ID.search(inner) if "id" in inner else None
+        for found in (shorthand, named):
+            if found is not None:
+                self.pending.append(found.group(1))
+
+    def flush(self, i: int) -> bool:
+        """Give the waiting block ids to the block at line `i`; whether there were any."""
+        ids, self.pending = self.pending, []
+        for ident in ids:
+            self.add(i, ident)
+        return bool(ids)
+
+    def inline(self, i: int, line: str) -> None:
+        if "[" in line or "anchor:" in line:
+            for match in _ADOC_INLINE_ID.finditer(line):
+                self.add(i, next(group for group in match.groups() if group))
+
+    def section(self, i: int, title: str) -> None:
+        """A section title's id: its block id, else one generated from its title."""
+        if self.flush(i) or not self.sectids:
+            return
+        sep = self.separator
+        ident = self.prefix + _ADOC_SECTION_ID_DROP.sub("", title.lower())
+        if sep:
+            ident = re.sub(f"[ {re.escape(sep)}.-]+", sep, ident).removesuffix(sep)
+            if not self.prefix:
+                ident = ident.removeprefix(sep)
+        else:
+            ident = ident.replace(" ", "")
+        if ident in self.taken:
+            count = 2
+            while f"{ident}{sep}{count}" in self.taken:
+                count += 1
+            ident = f"{ident}{sep}{count}"
+        self.add(i, ident)
 
 
 def scan_asciidoc(lines: list[str]) -> Structure:
@@ -770,8 +868,10 @@ def scan_asciidoc(lines: list[str]) -> Structure:
     (`:name: value`) and block attribute lines (`[source,python]`, `[[anchor]]`, `[#id]`), block
     macros (`include::…[]`, `image::…[]`, `ifdef::…[]`), breaks (`'''`, `<<<`), list
     continuations (`+`), literal paragraphs (indented at their first line), and paragraphs and
-    open blocks styled verbatim (`ADOC_VERBATIM_STYLES`)."""
+    open blocks styled verbatim (`ADOC_VERBATIM_STYLES`). The ids an xref may name are its
+    `names` (`_AdocIds`)."""
     scan = Structure(code=[False] * len(lines))
+    ids = _AdocIds(scan.names)
     closer: str | None = None  # the line that closes the open verbatim block
     verbatim_paragraph = False  # in a literal paragraph or one styled verbatim, to a blank line
     continued = False  # an attribute entry's value goes on (it ended in `\`)
@@ -795,10 +895,13 @@ def scan_asciidoc(lines: list[str]) -> Structure:
             continue
         if verbatim_paragraph or continued or header:
             scan.code[i] = True
+            if header and not continued and stripped[0] == ":":
+                ids.entry(stripped)
             continued = continued and stripped.endswith("\\")
             continue
-        delimiter = _adoc_delimiter(stripped)
+        delimiter = adoc_delimiter(stripped)
         if delimiter is not None:
+            ids.flush(i)
             scan.code[i] = True
             if delimiter or (styled and stripped == "--"):
                 closer = "```" if stripped.startswith("```") else stripped
@@ -810,20 +913,27 @@ def scan_asciidoc(lines: list[str]) -> Structure:
         if in_paragraph:
             if stripped == "+":
                 scan.code[i], in_paragraph = True, False
+            else:
+                ids.inline(i, stripped)
             continue
         scan.code[i] = True
         if line[0] in " \t":
+            ids.flush(i)
             verbatim_paragraph, styled = True, False
             continue
         if stripped[0] == "[" and stripped[-1] == "]" and _adoc_block_attributes(stripped):
             styled = styled or _adoc_style(stripped) in ADOC_VERBATIM_STYLES
+            ids.block(stripped)
             continue
         if stripped[0] == ":" and _ADOC_ATTRIBUTE_ENTRY.match(stripped):
+            ids.entry(stripped)
             continued = stripped.endswith("\\")
             continue
         if stripped in ("'''", "<<<", "+") or (
             "::" in stripped and stripped[-1] == "]" and _ADOC_BLOCK_MACRO.match(stripped)
         ):
+            if not stripped.startswith(_ADOC_PREPROCESSOR):
+                ids.flush(i)  # an image's, a break's id: not the next block's
             continue
         title, last = _adoc_title(stripped) if stripped[0] in "=#" else None, i
         if title is None and i + 1 < len(lines):
@@ -832,16 +942,23 @@ def scan_asciidoc(lines: list[str]) -> Structure:
             scan.headings.append(Heading(i, last, *title))
             scan.code[i], underline, styled = False, last, False
             header = title[0] == 1 and not prose and len(scan.headings) == 1
+            ids.inline(i, stripped)
+            if header:
+                ids.flush(i)  # the document's title: an id it is given, none generated
+            else:
+                ids.section(i, title[1])
             continue
+        ids.flush(i)
         if styled:
             verbatim_paragraph, styled = True, False
             continue
+        ids.inline(i, stripped)
         scan.code[i], prose = False, True
         in_paragraph = stripped[0] != "." or stripped[1:2] in (" ", ".", "")  # not a `.Title`
     return scan
 
 
-def _adoc_delimiter(line: str) -> bool | None:
+def adoc_delimiter(line: str) -> bool | None:
     """Whether a line (right-stripped) opens or closes a verbatim block (True: listing,
     literal, passthrough, comment, fenced code) or another delimited block (False: example,
     sidebar, quote, open block, table), or None when it delimits no block."""
@@ -939,6 +1056,7 @@ __all__ = [
     "Heading",
     "Kind",
     "Structure",
+    "adoc_delimiter",
     "closed_fence",
     "column_width",
     "directive_option",

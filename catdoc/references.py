@@ -12,6 +12,16 @@ plain text, where `@` mostly means something else, it must also look like one of
 ids: its first word (up to the first `-`, `_`, `.` or digit, case ignored) is, or nearly is, the
 first word of some id (`@req-refunds` where `req-auth` exists; the typo `@logn-form` beside
 `login`), so `by @max-muoto in #8107` in a changelog is no broken id.
+
+An AsciiDoc cross reference in a page of an Antora component names a resource by its resource
+id (`xref:admin:setup.adoc[]`, `xref:shop::index.adoc#pay[]`: `catdoc.antora`), not a path.
+
+An AsciiDoc cross reference to an id (`<<limits>>`, `xref:limits[]`), which the document does
+not define, is a link to `#limits`: Asciidoctor looks for the id in that document only (with
+what it includes), never in another, and renders a link that leads nowhere. It counts (as
+`unresolved`) when another document defines that id, where it was surely meant to point
+(`xref:other.adoc#limits[]` says so); an id no document defines may come from attributes set
+outside the tree (an Antora playbook's `idprefix`) and is left unreported.
 """
 
 from __future__ import annotations
@@ -24,10 +34,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
+from catdoc.antora import AntoraComponents
 from catdoc.documents import (
     DOCUMENT_SUFFIXES,
     Kind,
     Reference,
+    Structure,
     kind_of,
     labels_of,
     may_define_labels,
@@ -37,6 +49,9 @@ from catdoc.model import ImportConfig
 
 LINKS = "references"
 """The morphism type (name) of links, wiki links and @mentions; a role's own name otherwise."""
+ANCHOR = "#"
+"""What starts the target of a link to an id of the linking document (AsciiDoc's `<<limits>>`
+is `#limits`): it names no other document."""
 
 _WEB_SUFFIXES = (".html", ".htm")
 _FIRST_WORD = re.compile(r"[^-_.\d]*")
@@ -62,7 +77,7 @@ def common_folder(paths: Iterable[str]) -> str:
 class Known:
     """One document a reference may name: its object id, path, title, its text (for the labels
     it defines) and the labels of the files it includes, which Sphinx gives the including
-    document (`catdoc.includes`)."""
+    document (`catdoc.includes`); the structure of its text when the caller has it."""
 
     object_id: str
     path: str | None = None
@@ -70,6 +85,9 @@ class Known:
     text: str | None = None
     kind: Kind = "markdown"
     included_labels: tuple[str, ...] = ()
+    structure: Structure | None = None
+    included_files: tuple[str, ...] = ()
+    """The files it includes (project-relative): an AsciiDoc xref to one is internal."""
 
 
 @dataclass
@@ -87,13 +105,27 @@ class Resolver:
     suffixes: tuple[str, ...] = ()
     leads: set[str] = field(default_factory=set)
     """The first words of the ids (`_lead`), which an unresolved mention must be like."""
+    antora: AntoraComponents | None = None
+    """The Antora components whose pages' xrefs name resources, not paths."""
+    includes: dict[str, frozenset[str]] = field(default_factory=dict)
+    """The files each AsciiDoc document (by path) includes, without their suffixes."""
 
     @classmethod
-    def build(cls, known: Iterable[Known], settings: ImportConfig, docs_root: str = "") -> Resolver:
-        """`docs_root` (project-relative) is used unless config.yaml sets `import.docsRoot`."""
+    def build(
+        cls,
+        known: Iterable[Known],
+        settings: ImportConfig,
+        docs_root: str = "",
+        antora: AntoraComponents | None = None,
+    ) -> Resolver:
+        """`docs_root` (project-relative) is used unless config.yaml sets `import.docsRoot`;
+        `antora` learns the components of the known documents."""
         root = settings.docs_root if settings.docs_root is not None else docs_root
         found = cls(
-            settings.role_rules, posixpath.normpath(root.strip("/") or "."), settings.field_rules
+            settings.role_rules,
+            posixpath.normpath(root.strip("/") or "."),
+            settings.field_rules,
+            antora=antora,
         )
         suffixes: set[str] = set()
         for doc in known:
@@ -107,11 +139,16 @@ class Resolver:
                 suffixes.add(path.suffix)
             for key in keys - {""}:
                 found.names.setdefault(key, set()).add(doc.object_id)
-            if doc.text is not None and may_define_labels(doc.text):
-                for label, _line in labels_of(doc.text, doc.kind):
+            if doc.text is not None and may_define_labels(doc.text, doc.kind):
+                for label, _line in labels_of(doc.text, doc.kind, doc.structure):
                     found.labels.setdefault(label, set()).add(doc.object_id)
             for label in doc.included_labels:
                 found.labels.setdefault(label, set()).add(doc.object_id)
+            if doc.path and doc.included_files and doc.kind == "asciidoc":
+                stems = frozenset(posixpath.splitext(rel)[0] for rel in doc.included_files)
+                found.includes[doc.path] = stems
+        if antora is not None:
+            antora.learn(found.paths)
         found.suffixes = tuple(sorted(suffixes | DOCUMENT_SUFFIXES))
         found.leads = {_lead(ident) for ident in found.ids}
         return found
@@ -120,10 +157,14 @@ class Resolver:
         """The rules a role or a header field is read by (None for the other kinds)."""
         return self.roles if ref.kind == "role" else self.fields if ref.kind == "field" else None
 
-    def counts(self, ref: Reference, kind: Kind = "markdown") -> bool:
-        """Whether the reference (in a document of `kind`) names a document at all: a role or a
-        header field only when it is configured, an `@id` mention only when it names an object
-        or is written as an id (see the module)."""
+    def counts(self, ref: Reference, kind: Kind = "markdown", source_path: str = "") -> bool:
+        """Whether the reference (in a document of `kind` at `source_path`) names a document at
+        all: a role or a header field only when it is configured, an `@id` mention only when it
+        names an object or is written as an id, a link to an AsciiDoc id only when another
+        document defines it (see the module)."""
+        if ref.kind == "link" and ref.target.startswith(ANCHOR):
+            owners = self.labels.get(normalize_label(ref.target[1:]), set())
+            return bool(owners) and self.paths.get(source_path) not in owners
         if ref.kind == "object":
             if ref.target in self.ids:
                 return True
@@ -179,6 +220,10 @@ class Resolver:
         if ref.kind == "object":
             return {ref.target} if ref.target in self.ids else set()
         if ref.kind == "link":
+            if ref.target.startswith(ANCHOR):
+                return set()
+            if ref.xref and self.antora is not None and self.antora.place(source_path):
+                return _some(self._path(self.antora.resolve(source_path, ref.target)))
             return self._link(source_path, ref.target)
         if ref.kind == "wiki":
             if ref.target in self.ids:
@@ -204,10 +249,16 @@ class Resolver:
         """What a link names: the document at its path, relative to the linking document's
         folder. In Markdown, a path that starts with `/` is tried from the docs root first (as
         MyST takes it from Sphinx's source folder), then from the project root (as GitHub reads
-        it), and a link that names no document names a label (as MyST reads it)."""
+        it), and a link that names no document names a label (as MyST reads it). An AsciiDoc
+        xref to a file the document includes names the document itself, as Asciidoctor makes it
+        a link within the document."""
         folder = posixpath.dirname(source_path)
         if kind_of(source_path) != "markdown":
-            return _some(self._path(_joined(folder, target, "")))
+            rel = _joined(folder, target, "")
+            included = self.includes.get(source_path)
+            if rel and included and posixpath.splitext(rel)[0] in included:
+                return _some(self.paths.get(source_path))  # Asciidoctor: an internal xref
+            return _some(self._path(rel))
         roots = (self.docs_root, "") if target.startswith("/") else ("",)
         for root in roots:
             hit = self._path(_joined(folder, target, root))
@@ -287,4 +338,4 @@ def _some(hit: str | None) -> set[str]:
     return {hit} if hit is not None else set()
 
 
-__all__ = ["LINKS", "Known", "Resolver", "sole"]
+__all__ = ["ANCHOR", "LINKS", "Known", "Resolver", "sole"]

@@ -19,6 +19,7 @@ import posixpath
 import shlex
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import partial
 
 from pydantic import Field
 
@@ -192,7 +193,7 @@ def _cross_references(project: Project) -> Pairs:
         {rels[i]: text for i, text in documents.items()},
     )
     included = {rels[i]: reader.of(rels[i], text, kinds[i]) for i, text in documents.items()}
-    parts = fragments(included, SphinxProjects(project.root).builds)
+    parts = fragments(included, partial(reader.builds, sphinx=SphinxProjects(project.root).builds))
     known = [
         Known(
             o.id,
@@ -201,10 +202,13 @@ def _cross_references(project: Project) -> Pairs:
             None if rels.get(o.id) in parts else texts.get(o.id),
             kinds[o.id],
             tuple(included[rels[o.id]].labels) if rels.get(o.id) in included else (),
+            included_files=(
+                tuple(included[rels[o.id]].files) if rels.get(o.id) in included else ()
+            ),
         )
         for o in project.object_by_id.values()
     ]
-    resolver = Resolver.build(known, settings, common)
+    resolver = Resolver.build(known, settings, common, reader.antora)
     home = project.category_of_object
     pairs: Pairs = defaultdict(dict)
     for obj in project.object_by_id.values():
@@ -214,7 +218,7 @@ def _cross_references(project: Project) -> Pairs:
             brought = included[rel].references if rel in included else []
             own = extract_references(text, kind=kinds[obj.id], fields=resolver.fields)
             for ref in resolver.expanded(obj.path, own + brought):
-                if ref.kind == "morphism" or not resolver.counts(ref, kinds[obj.id]):
+                if ref.kind == "morphism" or not resolver.counts(ref, kinds[obj.id], obj.path):
                     continue
                 target = resolver.resolve(obj.path, ref)
                 if target is not None and home.get(target) not in (None, home.get(obj.id)):

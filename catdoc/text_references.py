@@ -12,10 +12,14 @@
 **AsciiDoc links** (`xref:api.adoc[]`, `<<api.adoc#limits,text>>`, `link:guide.html[]`). An
 `xref:` or `<<…>>` target names another document when it has a path before its `#fragment`
 (`xref:api.adoc#limits[]`, `<<api#limits>>`) or ends in a document suffix (`<<api.adoc>>`);
-`<<limits>>`, `xref:limits[]` and `xref:#limits[]` are anchors of the same document, not
-references. A `link:` names a relative file (with a scheme it is a URL). Antora resource ids
-(`xref:module:page.adoc[]`, `xref:2.0@component:module:page.adoc[]`) are returned as written:
-no file has that path, so they are reported unresolved. Targets made of attribute references
+`<<limits>>`, `xref:limits[]` and `xref:#limits[]` name an id of the same document, as
+Asciidoctor reads them: one the document defines (`labels_of`), or a section title it has
+(`<<Rate Limits>>`), is no reference; any other is a `link` to `#limits`, the link Asciidoctor
+renders (`catdoc.references` tells whether it counts). A `link:` names a relative file (with a
+scheme it is a URL). Antora resource ids
+(`xref:module:page.adoc[]`, `xref:2.0@component:module:page.adoc[]`) are returned as written,
+marked `xref`: in a page of an Antora component the resolver reads them as resource ids
+(`catdoc.antora`). Targets made of attribute references
 (`link:{url-repo}/x[]`) are not read: their value is not known without rendering the document.
 
 **The CatDoc way, in reST, AsciiDoc and plain text.** There `@` and `#` mostly mean something
@@ -96,6 +100,9 @@ class Reference:
     role: str | None = None
     pattern: bool = False
     """A toctree `:glob:` entry: its target is a pattern of document names (`pr/*`)."""
+    xref: bool = False
+    """An AsciiDoc cross reference (`xref:`, `<<…>>`) to another document: in a page of an
+    Antora component its target is a resource id (`catdoc.antora`), not a path."""
 
 
 @dataclass(frozen=True)
@@ -215,43 +222,55 @@ _ROLE_LOOKBACK = 100
 
 # ---------------------------------------------------------------------------------- public
 def extract_references(
-    text: str, *, kind: Kind = "markdown", fields: Collection[str] = ()
+    text: str,
+    *,
+    kind: Kind = "markdown",
+    fields: Collection[str] = (),
+    structure: Structure | None = None,
 ) -> list[Reference]:
     """The references of a whole document, in text order by line (see module doc); with them,
     in reST and plain text, the values of the opening RFC 2822 header block's `fields` (lower
-    case names; a PEP's `Requires: 484, 526` gives two `field` references named `requires`)."""
-    return [found.ref for found in _find(text, kind, fields)]
+    case names; a PEP's `Requires: 484, 526` gives two `field` references named `requires`).
+    `structure` is the text's body as `scan_structure` reads it, when the caller has it."""
+    return [found.ref for found in _find(text, kind, fields, structure)]
 
 
-def labels_of(text: str, kind: Kind) -> list[tuple[str, int]]:
+def labels_of(text: str, kind: Kind, structure: Structure | None = None) -> list[tuple[str, int]]:
     """(label, file line) of every reST `.. _label:` target (internal ones: a target with a URL
     is a link, not a label; also one that opens a list item, `-   .. _label:`) and directive
-    `:name:` option, and MyST `(label)=` target and directive `:name:` option (or `name:` in its
-    YAML block), outside code; labels normalised by `normalize_label`."""
+    `:name:` option, MyST `(label)=` target and directive `:name:` option (or `name:` in its
+    YAML block), and AsciiDoc id (anchors, block ids, section ids: `markup.scan_asciidoc`),
+    outside code; labels normalised by `normalize_label`. `structure` is the text's body as
+    `scan_structure` reads it, when the caller has it already."""
     lines, offset = body_lines(text, kind)
-    structure = scan_structure(lines, kind)
-    code, names = structure.code, dict(structure.names)
+    structure = _structure(lines, kind, structure)
+    code = structure.code
+    names: dict[int, list[str]] = {}
+    for at, name in structure.names:
+        names.setdefault(at, []).append(name)
     out: list[tuple[str, int]] = []
     for i, line in enumerate(lines):
-        label = names.get(i)
-        if label is None and not code[i]:
+        labels = names.get(i, [])
+        if not labels and not code[i]:
+            label = None
             target = _RST_TARGET.match(line) if kind == "rst" and ".. " in line else None
             if target is not None:
                 label = _rst_label(target, lines[i + 1] if i + 1 < len(lines) else "")
             elif kind == "markdown" and ")=" in line:
                 match = _MYST_TARGET.match(line)
                 label = match.group(1) if match else None
-        if label:
+            labels = [label] if label else []
+        for label in labels:
             normal = normalize_label(label)
             if normal:
                 out.append((normal, i + offset + 1))
     return out
 
 
-def may_define_labels(text: str) -> bool:
+def may_define_labels(text: str, kind: Kind = "markdown") -> bool:
     """Whether `text` may define a label `labels_of` finds: a cheap test that lets a reader skip
-    scanning the structure of most documents."""
-    return ".. _" in text or ")=" in text or "name:" in text
+    scanning the structure of most documents (not AsciiDoc ones: each section has an id)."""
+    return kind == "asciidoc" or ".. _" in text or ")=" in text or "name:" in text
 
 
 def normalize_label(label: str) -> str:
@@ -285,11 +304,20 @@ def rename_mentions(
 
 
 # ---------------------------------------------------------------------------------- scanning
-def _find(text: str, kind: Kind, fields: Collection[str] = ()) -> list[_Found]:
+def _find(
+    text: str, kind: Kind, fields: Collection[str] = (), structure: Structure | None = None
+) -> list[_Found]:
     lines, offset = body_lines(text, kind)
     rfc2822 = fields and kind in ("rst", "text")
     headers = _header_references(lines, offset, fields) if rfc2822 else []
-    return headers + _find_body(lines, offset, kind)
+    return headers + _find_body(lines, offset, kind, _structure(lines, kind, structure))
+
+
+def _structure(lines: list[str], kind: Kind, given: Structure | None) -> Structure:
+    """The structure of `lines`: the one a caller scanned already, when it is theirs."""
+    if given is not None and len(given.code) == len(lines):
+        return given
+    return scan_structure(lines, kind)
 
 
 def _header_references(lines: list[str], offset: int, fields: Collection[str]) -> list[_Found]:
@@ -306,8 +334,7 @@ def _header_references(lines: list[str], offset: int, fields: Collection[str]) -
     return found
 
 
-def _find_body(lines: list[str], offset: int, kind: Kind) -> list[_Found]:
-    structure = scan_structure(lines, kind)
+def _find_body(lines: list[str], offset: int, kind: Kind, structure: Structure) -> list[_Found]:
     code = structure.code
     skip = _decorator_lines(lines)
     for i, is_code in enumerate(code):
@@ -323,7 +350,7 @@ def _find_body(lines: list[str], offset: int, kind: Kind) -> list[_Found]:
     if kind == "rst":
         found = _find_rst(lines, offset, skip)
     elif kind == "asciidoc":
-        found = _find_asciidoc(lines, offset, skip)
+        found = _find_asciidoc(lines, offset, skip, _adoc_own(structure))
     else:
         found = _find_lines(lines, offset, skip, kind)
     return sorted(found + entries, key=lambda f: f.ref.line) if entries else found
@@ -501,9 +528,21 @@ def _shortcut(match: re.Match[str], defined: set[str]) -> str:
     return _blank(match) if normalize_label(match.group(1)) in defined else match.group()
 
 
-def _find_asciidoc(lines: list[str], offset: int, skip: list[bool]) -> list[_Found]:
+def _adoc_own(structure: Structure) -> set[str]:
+    """What an internal cross reference may name in the document itself, normalised: its ids,
+    and marked `_NATURAL` its section titles (a natural xref, `<<Section Title>>`)."""
+    ids = {normalize_label(name) for _, name in structure.names}
+    return ids | {_NATURAL + normalize_label(h.title) for h in structure.headings}
+
+
+_NATURAL = "\x00"
+"""What `_adoc_own` puts before a section title to tell it from an id (no id holds a NUL)."""
+
+
+def _find_asciidoc(lines: list[str], offset: int, skip: list[bool], own: set[str]) -> list[_Found]:
     """AsciiDoc, line by line: a macro's target and a cross reference are on one line even when
-    the text in their brackets goes on to the next."""
+    the text in their brackets goes on to the next. An internal cross reference to an id that
+    is not in `own` (the document's) is a link to `#id`: Asciidoctor renders it as one."""
     found: list[_Found] = []
     for i, line in enumerate(lines):
         if skip[i] or not ("@" in line or "#" in line or ":" in line or "<<" in line):
@@ -514,9 +553,10 @@ def _find_asciidoc(lines: list[str], offset: int, skip: list[bool]) -> list[_Fou
         if "+" in line:
             line = _ADOC_PASSTHROUGH.sub(_blank, line)
         if "xref:" in line or "link:" in line:
-            line = _ADOC_MACRO_LINK.sub(partial(_adoc_macro, found=found, line=number), line)
+            macro = partial(_adoc_macro, found=found, line=number, own=own)
+            line = _ADOC_MACRO_LINK.sub(macro, line)
         if "<<" in line:
-            line = _ADOC_ANGLE.sub(partial(_adoc_xref, found=found, line=number), line)
+            line = _ADOC_ANGLE.sub(partial(_adoc_xref, found=found, line=number, own=own), line)
         if "[" in line:
             line = _ADOC_ANCHOR.sub(_blank, line)
         if ":" in line or "www." in line:
@@ -528,42 +568,53 @@ def _find_asciidoc(lines: list[str], offset: int, skip: list[bool]) -> list[_Fou
     return found
 
 
-def _adoc_macro(match: re.Match[str], found: list[_Found], line: int) -> str:
-    """An `xref:target[text]` or `link:target[text]`, blanked; added when it names a document."""
+def _adoc_macro(match: re.Match[str], found: list[_Found], line: int, own: set[str]) -> str:
+    """An `xref:target[text]` or `link:target[text]`, blanked; added when it names a document,
+    or an id the document does not define."""
     target = match.group(2)
     if "{" in target:
         pass  # an attribute reference: its value is not known here
     elif match.group(1) == "link":
         _add_link(found, _link_target(target), line)
     else:
-        _add_link(found, _adoc_document(target), line)
+        _add_link(found, _adoc_target(target, own), line, xref=True)
     return " " * len(match.group())
 
 
-def _adoc_xref(match: re.Match[str], found: list[_Found], line: int) -> str:
-    """A `<<target,text>>` cross reference, blanked; added when it names another document."""
+def _adoc_xref(match: re.Match[str], found: list[_Found], line: int, own: set[str]) -> str:
+    """A `<<target,text>>` cross reference, blanked; added when it names another document, or
+    an id the document does not define."""
     target = match.group(1)
     if "{" not in target:
-        _add_link(found, _adoc_document(target), line)
+        _add_link(found, _adoc_target(target, own), line, xref=True)
     return " " * len(match.group())
 
 
-def _adoc_document(target: str) -> str | None:
-    """The document an AsciiDoc cross reference names (`api.adoc#limits` → `api.adoc`, `api#x`
-    → `api`), or None for an anchor of the same document (`limits`, `#limits`) or a URL."""
-    path, hashed, _ = target.strip().partition("#")
+def _adoc_target(target: str, own: set[str]) -> str | None:
+    """What an AsciiDoc cross reference names: another document (`api.adoc#limits` →
+    `api.adoc`, `api#x` → `api`), an id as `#id` when the document does not define it
+    (`limits`, `#limits`: Asciidoctor links to `#limits` all the same), or None for one of its
+    own ids, an empty target or a URL."""
+    path, hashed, fragment = target.strip().partition("#")
     path = path.strip()
-    if not path or "://" in path or not (hashed or path.lower().endswith(_DOCUMENT_SUFFIXES)):
+    if "://" in path:
         return None
-    return unquote(path)
+    if path and (hashed or path.lower().endswith(_DOCUMENT_SUFFIXES)):
+        return unquote(path)
+    ident = (fragment if hashed else path).strip()
+    if not ident or normalize_label(ident) in own:
+        return None
+    natural = " " in ident or ident.lower() != ident  # Asciidoctor then looks for a title
+    return None if natural and _NATURAL + normalize_label(ident) in own else f"#{ident}"
 
 
 _DOCUMENT_SUFFIXES = tuple(sorted(DOCUMENT_SUFFIXES))
 
 
-def _add_link(found: list[_Found], target: str | None, line: int) -> None:
+def _add_link(found: list[_Found], target: str | None, line: int, *, xref: bool = False) -> None:
     if target:
-        found.append(_Found(Reference("link", target, line)))
+        ref = Reference("link", target, line, xref=xref and not target.startswith("#"))
+        found.append(_Found(ref))
 
 
 def _find_rst(lines: list[str], offset: int, skip: list[bool]) -> list[_Found]:

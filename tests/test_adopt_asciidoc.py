@@ -9,10 +9,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from catdoc import markup
+from catdoc.antora import AntoraComponents
 from catdoc.cli import app
 from catdoc.documents import (
     chunk_text,
@@ -20,6 +25,7 @@ from catdoc.documents import (
     extract_references,
     headings_of,
     kind_of,
+    labels_of,
     sniff_kind,
     text_metadata,
 )
@@ -169,6 +175,7 @@ def test_cross_references_and_links_to_other_documents() -> None:
         "Also <<api.adoc#limits>>, <<guide#install>>, <<guide.adoc>> and link:guide.html[Guide].\n"
         "Not <<limits>>, <<limits,Limits>>, xref:limits[], xref:#limits[], <<Section Title>>,\n"
         "link:https://example.org/a.adoc[web], https://example.org[site] or link:{url}/a.adoc[].\n"
+        "\n[[limits]]\n== Section Title\n"
     )
     assert refs(text) == [
         ("link", "api.adoc", 1),
@@ -191,6 +198,49 @@ def test_the_text_of_a_link_is_no_mention() -> None:
         ("link", "team.adoc", 1),
         ("link", "guide.html", 1),
         ("object", "real-5", 2),
+    ]
+
+
+def test_ids_are_labels_as_asciidoctor_registers_them() -> None:
+    """Anchors, block ids and section ids (generated `_section_title`, shaped by `idprefix` and
+    `idseparator`, `_2` for a repeat; a given one instead), never in a listing block."""
+    text = (
+        "= Guide\n:toc: left\n\n== Getting Started!\n\n[[limits,Rate limits]]\n== Limits\n\n"
+        "[#tuning.big]\nTune with [[knob-1]] and anchor:knob-2[] or [#knob-3]#here#.\n\n"
+        "[source#code-1,python]\n----\n[[not-an-id]]\n== not a title\n----\n\n"
+        "* [[[bib-1]]] A book\n\n== Getting Started\n\n:idprefix:\n:idseparator: -\n\n"
+        "== The `catdoc` Tool\n\n[#flow]\nimage::flow.png[]\n\n[[given]]\nifdef::x[]\n"
+        "== Given Id\nendif::[]\n\n:sectids!:\n\n== No Id\n"
+    )
+    assert labels_of(text, "asciidoc") == [
+        ("_getting_started", 4),
+        ("limits", 7),
+        ("tuning", 10),
+        ("knob-1", 10),
+        ("knob-2", 10),
+        ("knob-3", 10),
+        ("code-1", 13),
+        ("bib-1", 18),
+        ("_getting_started_2", 20),
+        ("the-catdoc-tool", 25),
+        ("flow", 28),
+        ("given", 32),
+    ]
+
+
+def test_a_cross_reference_to_an_id_the_document_lacks_links_to_it() -> None:
+    """Asciidoctor looks an xref's id up in its own document only, then (for one with a space or
+    a capital) its section titles; one it lacks is rendered as a link to `#id` all the same."""
+    text = (
+        "== Setup\n\nSee <<limits>>, xref:limits[], <<_setup>>, <<Setup>>, <<setup>>,\n"
+        "xref:#tuning[], <<Tuning Knobs,knobs>> and <<here>>.\n\n[[here]]\nText.\n"
+    )
+    assert refs(text) == [
+        ("link", "#limits", 3),
+        ("link", "#limits", 3),
+        ("link", "#setup", 3),
+        ("link", "#tuning", 4),
+        ("link", "#Tuning Knobs", 4),
     ]
 
 
@@ -272,6 +322,201 @@ def test_import_link_titles_metadata_and_references(tmp_path: Path) -> None:
     assert design.summary == "How a payment flows from the cart to the bank."
     assert design.tags == ["payments", "api"]
     assert design.metadata == {"version": "1.2", "revremark": "First draft", "status": "draft"}
+
+
+def test_an_id_of_another_document_is_unresolved_as_asciidoctor_leaves_it(tmp_path: Path) -> None:
+    """`<<limits>>` names an id of the document it is written in; when only another document
+    defines `limits`, Asciidoctor's link leads nowhere: unresolved (`xref:api.adoc#limits[]`
+    is the link meant). An id no document defines is not reported (it may come from attributes
+    set outside the tree)."""
+    CatDoc.init(tmp_path, bare=True)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "api.adoc").write_text(API, encoding="utf-8")
+    (docs / "guide.adoc").write_text(
+        "= Guide\n\n== Calls\n\nMind <<limits>>, xref:api.adoc#limits[limits], <<calls>>,\n"
+        "<<_calls>> and <<nowhere>>.\n",
+        encoding="utf-8",
+    )
+    out = CliRunner().invoke(
+        app, ["-C", str(tmp_path), "import", "docs", "--link", "--format", "json"]
+    )
+    assert out.exit_code == 0, out.output
+    found = [(r["target"], r["line"], r["status"]) for r in json.loads(out.stdout)["references"]]
+    assert found == [("api.adoc", 5, "linked"), ("#limits", 5, "unresolved")]
+
+
+def test_an_import_scans_each_document_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its title, its references, its labels and its includes are read from one scan of its
+    structure; a file it includes is scanned once as what the include brings (its labels, its
+    references, its own includes), and once as the document it might have been."""
+    scanned: list[str] = []
+    scan = markup.scan_asciidoc
+
+    def counted(lines: list[str]) -> markup.Structure:
+        scanned.append(lines[0])
+        return scan(lines)
+
+    monkeypatch.setattr(markup, "scan_asciidoc", counted)
+    CatDoc.init(tmp_path, bare=True)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "design.adoc").write_text(DESIGN, encoding="utf-8")
+    (docs / "api.adoc").write_text(API + "\ninclude::limits.adoc[]\n", encoding="utf-8")
+    (docs / "limits.adoc").write_text("== Quotas\n", encoding="utf-8")
+    out = CliRunner().invoke(app, ["-C", str(tmp_path), "import", "docs", "--link"])
+    assert out.exit_code == 0, out.output
+    assert sorted(scanned) == ["= Payment API", "= Payment Service Design"] + ["== Quotas"] * 2
+
+
+def import_json(root: Path) -> dict[str, Any]:
+    out = CliRunner().invoke(app, ["-C", str(root), "import", "docs", "--link", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    return cast(dict[str, Any], json.loads(out.stdout))
+
+
+def test_an_included_file_is_a_fragment_as_asciidoctor_reads_it(tmp_path: Path) -> None:
+    """`include::` brings a file's ids and references into the including document (at the
+    include's line, an xref's path read from the including document's folder, where Asciidoctor
+    renders it); an include's path is taken from the folder of the file it is written in; in a
+    listing block it is code, defining nothing; in a comment block, or made of attributes, it
+    is not read."""
+    CatDoc.init(tmp_path, bare=True)
+    docs = tmp_path / "docs"
+    (docs / "parts" / "deep").mkdir(parents=True)
+    (docs / "book.adoc").write_text(
+        "= Book\n\nMind <<limits>> and <<quotas>>.\n\ninclude::parts/ch1.adoc[leveloffset=+1]\n\n"
+        "[source,adoc]\n----\ninclude::parts/sample.adoc[]\n----\n\n"
+        "////\ninclude::parts/old.adoc[]\n////\n\ninclude::{partsdir}/x.adoc[]\n",
+        encoding="utf-8",
+    )
+    (docs / "parts" / "ch1.adoc").write_text(
+        "= Chapter\n\n[[limits]]\n== Limits\n\nSee xref:api.adoc[] and <<parts/sample#,it>>.\n\n"
+        "include::deep/ch2.adoc[]\n",
+        encoding="utf-8",
+    )
+    (docs / "parts" / "deep" / "ch2.adoc").write_text("== Deep\n\nSee xref:../api.adoc[].\n")
+    (docs / "parts" / "sample.adoc").write_text("[[quotas]]\n== Quotas\n", encoding="utf-8")
+    (docs / "parts" / "old.adoc").write_text("= Old\n", encoding="utf-8")
+    (docs / "api.adoc").write_text("= API\n\n[[quotas]]\n== Quotas\n", encoding="utf-8")
+    data = import_json(tmp_path)
+    actions = {item["path"]: item["action"] for item in data["items"]}
+    assert actions == {
+        "docs/api.adoc": "created",
+        "docs/book.adoc": "created",
+        "docs/parts/ch1.adoc": "skipped",
+        "docs/parts/deep/ch2.adoc": "skipped",
+        "docs/parts/old.adoc": "created",
+        "docs/parts/sample.adoc": "skipped",
+    }
+    found = [(r["source"], r["target"], r["line"], r["status"]) for r in data["references"]]
+    assert found == [
+        ("book", "#quotas", 3, "unresolved"),
+        ("book", "api.adoc", 5, "linked"),
+        ("book", "parts/sample", 5, "self"),  # an xref to a file it includes stays within it
+        ("book", "../api.adoc", 5, "unresolved"),
+    ]
+
+
+ANTORA = {
+    "shop/antora.yml": "name: shop\nversion: '2.0'\ntitle: Shop\n",
+    "bank/antora.yml": "name: bank\nversion: ~\n",
+    "shop/modules/ROOT/pages/index.adoc": (
+        "= Shop\n\nSee xref:admin/setup.adoc[], xref:ops:deploy.adoc#steps[Deploy],\n"
+        "xref:bank::index.adoc[the bank], xref:2.0@shop:ops:deploy.adoc[],\n"
+        "xref:1.0@shop:ops:deploy.adoc[old], xref:_@bank:ROOT:index.adoc[] and <<refunds>>.\n\n"
+        "include::partial$refunds.adoc[]\n\ninclude::admin/users.adoc[]\n\n"
+        "[source,js]\n----\ninclude::example$app.js[]\n----\n"
+    ),
+    "shop/modules/ROOT/pages/admin/setup.adoc": (
+        "= Setup\n\nBack to xref:index.adoc[], xref:./users.adoc[users],\n"
+        "xref:ROOT:admin/users.adoc[] and xref:../index.adoc[].\n"
+    ),
+    "shop/modules/ROOT/pages/admin/users.adoc": "= Users\n",
+    "shop/modules/ROOT/nav.adoc": "* xref:index.adoc[]\n** xref:admin/setup.adoc[]\n",
+    "shop/modules/ROOT/partials/refunds.adoc": (
+        "[[refunds]]\n== Refunds\n\nSee xref:ops:deploy.adoc[].\n"
+    ),
+    "shop/modules/ROOT/examples/app.js": "pay()\n",
+    "shop/modules/ops/pages/deploy.adoc": "= Deploy\n\n[#steps]\n== Steps\n",
+    "bank/modules/ROOT/pages/index.adoc": "= Bank\n\nxref:shop:ROOT:index.adoc[Shop]\n",
+}
+
+
+def test_antora_resource_ids_name_pages_and_partials(tmp_path: Path) -> None:
+    """In a component (`antora.yml`, `modules/<module>/<family>/`), an xref's target is a
+    resource id, its page path taken from the module's `pages` root (`./` from the page's own
+    folder), its module, component and version defaulting to the page's; `include::partial$…`
+    and `example$…` name the module's partials and examples, fragments of the page, while an
+    included page stays a page (Antora publishes every page)."""
+    CatDoc.init(tmp_path, bare=True)
+    for rel, text in ANTORA.items():
+        (tmp_path / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "docs" / rel).write_text(text, encoding="utf-8")
+    data = import_json(tmp_path)
+    assert [item["path"] for item in data["items"] if item["action"] == "skipped"] == [
+        "docs/bank/antora.yml",
+        "docs/shop/antora.yml",
+        "docs/shop/modules/ROOT/examples/app.js",
+        "docs/shop/modules/ROOT/partials/refunds.adoc",
+    ]
+    shop, bank = "shop-modules-root-pages-index", "bank-modules-root-pages-index"
+    found = [(r["source"], r["target"], r["line"], r["resolved"]) for r in data["references"]]
+    assert found == [
+        (bank, "shop:ROOT:index.adoc", 3, shop),
+        ("nav", "index.adoc", 1, shop),  # the navigation names pages as a page does
+        ("nav", "admin/setup.adoc", 2, "setup"),
+        ("setup", "index.adoc", 3, shop),
+        ("setup", "./users.adoc", 3, "users"),
+        ("setup", "ROOT:admin/users.adoc", 4, "users"),
+        ("setup", "../index.adoc", 4, None),  # `..` leaves the pages folder
+        (shop, "admin/setup.adoc", 3, "setup"),
+        (shop, "ops:deploy.adoc", 3, "deploy"),
+        (shop, "bank::index.adoc", 4, bank),
+        (shop, "2.0@shop:ops:deploy.adoc", 4, "deploy"),
+        (shop, "1.0@shop:ops:deploy.adoc", 5, None),  # a version the tree does not hold
+        (shop, "_@bank:ROOT:index.adoc", 5, bank),
+        (shop, "ops:deploy.adoc", 7, "deploy"),  # the partial's, at its include
+    ]
+
+
+NAME = st.from_regex(r"[a-z][a-z0-9-]{0,8}", fullmatch=True)
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> AntoraComponents:
+    root = tmp_path_factory.mktemp("antora")
+    (root / "docs").mkdir()
+    (root / "docs" / "antora.yml").write_text("name: shop\nversion: '2.0'\n", encoding="utf-8")
+    return AntoraComponents(root)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    module=st.sampled_from(["ROOT", "admin"]),
+    folders=st.lists(NAME, max_size=3),
+    name=NAME,
+    here=st.lists(NAME, max_size=2),
+)
+def test_every_spelling_of_a_resource_id_names_one_page(
+    shop: AntoraComponents, module: str, folders: list[str], name: str, here: list[str]
+) -> None:
+    """However many coordinates an xref spells out, from a page anywhere in the component, it
+    names the one page: the coordinates left out are the page's own."""
+    source = "/".join(["docs/modules/ROOT/pages", *here, "index.adoc"])
+    rel = "/".join([*folders, f"{name}.adoc"])
+    spellings = [f"2.0@shop:{module}:page${rel}", f"shop:{module}:{rel}", f"{module}:{rel}"]
+    if module == "ROOT":
+        spellings += [rel, f"shop::{rel}", f"2.0@{rel}"]
+        if folders == here:
+            spellings.append(f"./{name}.adoc")
+    wanted = f"docs/modules/{module}/pages/{rel}"
+    assert {spelling: shop.resolve(source, spelling) for spelling in spellings} == {
+        spelling: wanted for spelling in spellings
+    }
+    assert shop.resolve(source, f"1.0@shop:{module}:{rel}") is None  # no such version here
 
 
 def test_concepts_come_from_prose_never_from_listings_or_attributes(tmp_path: Path) -> None:

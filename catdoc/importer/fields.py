@@ -38,6 +38,7 @@ def _fields(doc: _Doc, domain: str | None, page: MkDocsPage | None = None) -> di
         kind=doc.kind,
         nav_title=page.nav_title if page is not None else None,
         mkdocs_meta=page is not None and doc.front.body_start_line == 1,
+        structure=doc.structure,
     )
     if doc.included.title and _scalar(meta.get("title")) is None and page is None:
         title = doc.included.title  # an included file's title comes first, as Sphinx renders it

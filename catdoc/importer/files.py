@@ -8,6 +8,7 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,11 @@ from catdoc.documents import (
     DOCUMENT_SUFFIXES,
     FrontMatter,
     Kind,
+    Structure,
     read_document,
     sniff_kind,
     split_front_matter,
+    structure_of,
 )
 from catdoc.errors import NOT_FOUND, CatDocError
 from catdoc.importer.sphinx_conf import SphinxProjects
@@ -49,6 +52,12 @@ class _Doc:
     fields: dict[str, Any] = field(default_factory=dict)
     existing: DocObject | None = None
     notes: list[str] = field(default_factory=list)
+
+    @cached_property
+    def structure(self) -> Structure:
+        """The body's structure, scanned once for everything the import reads of it (title,
+        references, labels)."""
+        return structure_of(self.text, self.kind)
 
     @property
     def parts(self) -> list[str]:
@@ -394,8 +403,9 @@ def _leave_out_fragments(
     builds is no fragment: Sphinx makes it a page of its own too. A fragment is skipped unless
     it was named explicitly; an object an earlier import made of one stays as it is."""
     for doc in docs:
-        doc.included = reader.of(doc.rel, doc.text, doc.kind)
-    found = fragments({doc.rel: doc.included for doc in docs}, sphinx.builds)
+        doc.included = reader.of(doc.rel, doc.text, doc.kind, structure=doc.structure)
+    builds = partial(reader.builds, sphinx=sphinx.builds)
+    found = fragments({doc.rel: doc.included for doc in docs}, builds)
     kept: list[_Doc] = []
     for doc in docs:
         includers = found.get(doc.rel)

@@ -42,7 +42,7 @@ from catdoc.importer.sphinx_conf import SphinxProjects
 from catdoc.includes import IncludeReader
 from catdoc.model import DEFAULT_FIELDS, Morphism
 from catdoc.project import Project
-from catdoc.references import Known, Resolver, sole
+from catdoc.references import ANCHOR, Known, Resolver, sole
 
 
 def _link_references(
@@ -61,7 +61,11 @@ def _link_references(
     docs = [d for d in docs if d.object_id in imported]
     fields = planner.project.config.import_.field_rules
     found = [
-        (doc, extract_references(doc.text, kind=doc.kind, fields=fields) + doc.included.references)
+        (
+            doc,
+            extract_references(doc.text, kind=doc.kind, fields=fields, structure=doc.structure)
+            + doc.included.references,
+        )
         for doc in docs
     ]
     resolver = _resolver(planner, found, docs_root, reader, fragments)
@@ -76,7 +80,7 @@ def _link_references(
     for doc, refs in found:
         related: dict[str, str] = {}  # target object → its category
         for ref in resolver.expanded(doc.rel, refs):
-            if not resolver.counts(ref, doc.kind):
+            if not resolver.counts(ref, doc.kind, doc.rel):
                 continue
             entry = _entry(planner, resolver, sphinx, doc, ref)
             out.append(entry)
@@ -125,15 +129,19 @@ def _resolver(
             None if d.rel in fragments else d.front.body,
             d.kind,
             tuple(d.included.labels),
+            d.structure,
+            tuple(d.included.files),
         )
         for d in docs
     ]
-    resolver = Resolver.build(mine, project.config.import_, docs_root)
+    resolver = Resolver.build(mine, project.config.import_, docs_root, reader.antora)
     label_roles = {role for role, rule in resolver.roles.items() if rule == "label"}
     wanted = any(
-        ref.kind == "role"
-        and ref.role in label_roles
-        and normalize_label(ref.target.strip()) not in resolver.labels
+        (
+            (ref.kind == "role" and ref.role in label_roles)
+            or (ref.kind == "link" and ref.target.startswith(ANCHOR))
+        )
+        and normalize_label(ref.target.strip().removeprefix(ANCHOR)) not in resolver.labels
         for _, refs in found
         for ref in refs
     )
@@ -152,7 +160,7 @@ def _resolver(
         )
         for obj in project.object_by_id.values()
     ]
-    return Resolver.build(mine + earlier, project.config.import_, docs_root)
+    return Resolver.build(mine + earlier, project.config.import_, docs_root, reader.antora)
 
 
 def _labelled_text(
@@ -173,7 +181,7 @@ def _labelled_text(
     if not text:
         return ()
     kind: Kind = sniff_kind(obj.path, text) if obj.path else "markdown"
-    own = may_define_labels(text) and rel not in fragments
+    own = may_define_labels(text, kind) and rel not in fragments
     included = tuple(reader.of(rel, text, kind, references=False).labels) if rel else ()
     if not own and not included:
         return ()
