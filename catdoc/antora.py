@@ -28,8 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml_rs
-
+from catdoc import yaml_source
 from catdoc.documents import read_document
 from catdoc.errors import CatDocError
 from catdoc.project import resolve_inside
@@ -154,8 +153,8 @@ class AntoraComponents:
     def _read(self, folder: str) -> Component | None:
         rel = posixpath.join(folder, DESCRIPTOR) if folder else DESCRIPTOR
         try:
-            data = yaml_rs.loads(read_document(resolve_inside(self.root, rel), rel))
-        except (CatDocError, yaml_rs.YAMLDecodeError, ValueError):
+            data = yaml_source.parse(read_document(resolve_inside(self.root, rel), rel), rel)
+        except (CatDocError, ValueError):
             return None
         if not isinstance(data, dict) or not isinstance(data.get("name"), str):
             return None

@@ -569,3 +569,24 @@ def test_the_dashboard_shows_asciidoc_as_escaped_text_under_its_titles() -> None
     assert '<pre class="document-text">[source,python]' not in html  # a section's text, whole
     assert "&lt;&lt;api.adoc#limits,limits&gt;&gt;" in html
     assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+@pytest.mark.parametrize(
+    "descriptor",
+    [
+        "[" * 5000 + "]" * 5000,  # nested past what a model file may be
+        "name: [unclosed\n",
+        "a: &a [x]\nb: *a\nname: 7\n",  # a name that is no text
+        "\0name: shop\n",
+    ],
+)
+def test_an_antora_yml_that_cannot_be_read_makes_no_component(
+    tmp_path: Path, descriptor: str
+) -> None:
+    """A descriptor read as the model's own YAML is (depth, syntax): one it refuses is no
+    component, and the pages under it are plain files."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "antora.yml").write_text(descriptor, encoding="utf-8")
+    components = AntoraComponents(tmp_path)
+    assert components.place("docs/modules/ROOT/pages/index.adoc") is None
+    assert components.resolve("docs/modules/ROOT/pages/index.adoc", "setup.adoc") is None
