@@ -60,7 +60,17 @@ def extensions_plugin(md: MarkdownIt) -> None:
     """Parse MyST's roles, blocks and colon fences and MkDocs' admonitions, and leave only
     CommonMark tokens."""
     md.use(myst_role_plugin).use(myst_block_plugin).use(colon_fence_plugin).use(admon_plugin)
+    md.core.ruler.after("normalize", "catdoc_final_newline", _final_newline)
     md.core.ruler.push("catdoc_extensions", _rewrite)
+
+
+def _final_newline(state: StateCore) -> None:
+    """End the text with a line break, which changes no block: mdit-py-plugins' colon fence
+    (0.7) reads the first character of each line after an opening `:::` unguarded, and a text
+    whose last line is an empty one in a block quote (`> :::{tip}\n> `) starts that line at
+    the text's very end (IndexError); with a final line break every line starts before it."""
+    if not state.src.endswith("\n"):
+        state.src += "\n"
 
 
 def _rewrite(state: StateCore) -> None:

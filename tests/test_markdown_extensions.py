@@ -4,7 +4,8 @@ browser's Markdown widget read such pages alike."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from myst_samples import MYST_PAGE
@@ -88,6 +89,7 @@ PARTS = st.sampled_from(
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(PARTS, max_size=20))
+@example(["> ", ":::{tip}\n", "> "])  # a colon fence read to the end of a quote (IndexError)
 def test_only_commonmark_tokens_are_left(parts: list[str]) -> None:
     def walk(tokens: list) -> None:  # type: ignore[type-arg]
         for token in tokens:
@@ -96,3 +98,13 @@ def test_only_commonmark_tokens_are_left(parts: list[str]) -> None:
                 assert child.type in INLINE, child.type
 
     walk(md().parse("".join(parts)))
+
+
+@pytest.mark.parametrize(
+    "text", ["> :::{tip}\n> ", "> :::{tip}\n>", "> :::\n> ", "- > :::{note}\n  > "]
+)
+def test_a_colon_fence_left_open_at_the_end_of_a_quote_renders(text: str) -> None:
+    """mdit-py-plugins' colon fence indexes past the text when a quote's last line is empty and
+    the text has no final line break; the plugin gives it one, and the fence runs to the end."""
+    assert md().render(text) == md().render(text + "\n")
+    assert "<blockquote>" in md().render(text)
