@@ -12,6 +12,12 @@ plain text, where `@` mostly means something else, it must also look like one of
 ids: its first word (up to the first `-`, `_`, `.` or digit, case ignored) is, or nearly is, the
 first word of some id (`@req-refunds` where `req-auth` exists; the typo `@logn-form` beside
 `login`), so `by @max-muoto in #8107` in a changelog is no broken id.
+
+A Markdown link written with a scheme (`[](source-files:repository)`) counts only in a document
+MyST-Parser reads, and only when that scheme is none of the URL schemes it is configured with
+(`myst_url_schemes`; `inv:` names another project's inventory and `path:` a download, neither a
+document): MyST-Parser then resolves it as a label or a document, as the `[](label)` it is.
+`project:a.md` is the path `a.md`.
 """
 
 from __future__ import annotations
@@ -39,6 +45,14 @@ LINKS = "references"
 """The morphism type (name) of links, wiki links and @mentions; a role's own name otherwise."""
 
 _WEB_SUFFIXES = (".html", ".htm")
+_SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*):")
+MYST_NOT_DOCUMENTS = frozenset({"inv", "path"})
+"""MyST-Parser's own link schemes that name no document of the project."""
+_MARKDOWN_LINKS = ("markdown", "text")
+"""The kinds whose `[text](target)` links are read (an AsciiDoc `xref:ops:run.adoc[]` names an
+Antora resource, reported as written)."""
+MYST_PROJECT = "project:"
+"""MyST-Parser's scheme for a path in the project (`[](project:usage.md)`)."""
 _FIRST_WORD = re.compile(r"[^-_.\d]*")
 LEAD_CUTOFF = 0.8
 """How close (difflib's ratio) a mention's first word must be to an id's to count as a typo of
@@ -120,16 +134,22 @@ class Resolver:
         """The rules a role or a header field is read by (None for the other kinds)."""
         return self.roles if ref.kind == "role" else self.fields if ref.kind == "field" else None
 
-    def counts(self, ref: Reference, kind: Kind = "markdown") -> bool:
+    def counts(
+        self, ref: Reference, kind: Kind = "markdown", myst: frozenset[str] | None = None
+    ) -> bool:
         """Whether the reference (in a document of `kind`) names a document at all: a role or a
         header field only when it is configured, an `@id` mention only when it names an object
-        or is written as an id (see the module)."""
+        or is written as an id, a link with a scheme only where MyST-Parser reads it as no URL
+        (see the module). `myst` is given for a document MyST-Parser reads: the schemes it
+        takes for URLs."""
         if ref.kind == "object":
             if ref.target in self.ids:
                 return True
             if kind == "markdown":
                 return ref.target == ref.target.lower()
             return self._id_like(ref.target)
+        if ref.kind == "link" and kind in _MARKDOWN_LINKS and (scheme := _SCHEME.match(ref.target)):
+            return myst is not None and scheme.group(1) not in myst | MYST_NOT_DOCUMENTS
         rules = self._rules(ref)
         return rules is None or ref.role in rules
 
@@ -206,6 +226,7 @@ class Resolver:
         MyST takes it from Sphinx's source folder), then from the project root (as GitHub reads
         it), and a link that names no document names a label (as MyST reads it)."""
         folder = posixpath.dirname(source_path)
+        target = target.removeprefix(MYST_PROJECT)
         if kind_of(source_path) != "markdown":
             return _some(self._path(_joined(folder, target, "")))
         roots = (self.docs_root, "") if target.startswith("/") else ("",)

@@ -192,7 +192,8 @@ def _cross_references(project: Project) -> Pairs:
         {rels[i]: text for i, text in documents.items()},
     )
     included = {rels[i]: reader.of(rels[i], text, kinds[i]) for i, text in documents.items()}
-    parts = fragments(included, SphinxProjects(project.root).builds)
+    sphinx = SphinxProjects(project.root)
+    parts = fragments(included, sphinx.builds)
     known = [
         Known(
             o.id,
@@ -213,8 +214,9 @@ def _cross_references(project: Project) -> Pairs:
             rel = rels.get(obj.id)
             brought = included[rel].references if rel in included else []
             own = extract_references(text, kind=kinds[obj.id], fields=resolver.fields)
+            myst = sphinx.myst_url_schemes(obj.path, kinds[obj.id])
             for ref in resolver.expanded(obj.path, own + brought):
-                if ref.kind == "morphism" or not resolver.counts(ref, kinds[obj.id]):
+                if ref.kind == "morphism" or not resolver.counts(ref, kinds[obj.id], myst):
                     continue
                 target = resolver.resolve(obj.path, ref)
                 if target is not None and home.get(target) not in (None, home.get(obj.id)):

@@ -312,6 +312,49 @@ def test_a_myst_link_that_names_no_document_names_a_label(bare: CatDoc, tmp_path
     assert got[("other", None, "wheel-caching")] == "unresolved"  # docutils: a relative URL
 
 
+MYST_SCHEMES = {
+    "book/conf.py": (
+        "extensions = ['myst_parser']\nmyst_url_schemes = ['http', 'https', 'mailto', 'gh']\n"
+    ),
+    "book/source-files.md": "(source-files:repository)=\n# Source files\n\nSet the URL.\n",
+    "book/reference.md": (
+        "# Reference\n\nSee [](source-files:repository), [here](<project:usage.md#run>),\n"
+        "[](project:#local), [](gh:issue/975), [](inv:python#os.path), [](path:data.csv),\n"
+        "[](mailto:a@b.org), [](https://x.org/a:b) and [](missing:label).\n\n"
+        "[def]: source-files:repository\n"
+    ),
+    "book/usage.md": "# Usage\n\nRun it.\n",
+    "plain/notes.md": "# Notes\n\nSee [](source-files:repository) and [](vscode:extension/x).\n",
+}
+
+
+def test_a_myst_link_with_a_scheme_that_is_no_url_names_a_label(
+    bare: CatDoc, tmp_path: Path
+) -> None:
+    """MyST-Parser takes a link for a URL only when `myst_url_schemes` names its scheme; any
+    other `[](source-files:repository)` is a cross-reference (sphinx-book-theme writes 21)."""
+    write_tree(tmp_path, MYST_SCHEMES)
+    result = bare.import_documents(["book", "plain"], link=True, category="book")
+    links = {(r["source"], r["target"]): r["status"] for r in result.references}
+    assert links == {
+        ("reference", "source-files:repository"): "linked",  # inline and as a definition
+        ("reference", "project:usage.md"): "linked",
+        ("reference", "missing:label"): "unresolved",  # Sphinx warns of it too
+    }
+    assert "reference-references-source-files" in result.morphisms_created
+
+
+def test_a_url_scheme_list_is_read_from_conf_py() -> None:
+    from catdoc.importer.sphinx_conf import DEFAULT_URL_SCHEMES, read_conf
+
+    assert read_conf("project = 'x'\n").url_schemes == DEFAULT_URL_SCHEMES
+    assert read_conf("myst_url_schemes = ('http',)\n").url_schemes == {"http"}
+    written = "myst_url_schemes = {'http': None, 'doi': 'https://doi.org/{{path}}'}\n"
+    assert read_conf(written).url_schemes == {"http", "doi"}
+    computed = "myst_url_schemes = ['http']\nmyst_url_schemes = base()\n"
+    assert read_conf(computed).url_schemes == {"http"}  # what is written out last
+
+
 def test_references_in_a_myst_directives_body_are_read(bare: CatDoc, tmp_path: Path) -> None:
     """Black's docs/index.md: a link in an `{admonition}` and a `{doc}` role in a `{note}`."""
     write_tree(

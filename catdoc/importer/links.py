@@ -75,8 +75,9 @@ def _link_references(
     out: list[dict[str, Any]] = []
     for doc, refs in found:
         related: dict[str, str] = {}  # target object → its category
+        myst = sphinx.myst_url_schemes(doc.rel, doc.kind)
         for ref in resolver.expanded(doc.rel, refs):
-            if not resolver.counts(ref, doc.kind):
+            if not resolver.counts(ref, doc.kind, myst):
                 continue
             entry = _entry(planner, resolver, sphinx, doc, ref)
             out.append(entry)
