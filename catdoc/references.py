@@ -11,7 +11,9 @@ capital letter (ids are slugs; `@JelleZijlstra's` in a note is a person). In reS
 plain text, where `@` mostly means something else, it must also look like one of the project's
 ids: its first word (up to the first `-`, `_`, `.` or digit, case ignored) is, or nearly is, the
 first word of some id (`@req-refunds` where `req-auth` exists; the typo `@logn-form` beside
-`login`), so `by @max-muoto in #8107` in a changelog is no broken id.
+`login`), so `by @max-muoto in #8107` in a changelog is no broken id. A Markdown document that
+MyST-Parser reads in a Sphinx project is held to the same rule: `@` is nothing there either
+(sphinx-book-theme's changelog thanks `by @bsipocz in https://…/pull/975`).
 
 A Markdown link written with a scheme (`[](source-files:repository)`) counts only in a document
 MyST-Parser reads, and only when that scheme is none of the URL schemes it is configured with
@@ -145,7 +147,7 @@ class Resolver:
         if ref.kind == "object":
             if ref.target in self.ids:
                 return True
-            if kind == "markdown":
+            if kind == "markdown" and myst is None:
                 return ref.target == ref.target.lower()
             return self._id_like(ref.target)
         if ref.kind == "link" and kind in _MARKDOWN_LINKS and (scheme := _SCHEME.match(ref.target)):

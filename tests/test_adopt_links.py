@@ -355,6 +355,30 @@ def test_a_url_scheme_list_is_read_from_conf_py() -> None:
     assert read_conf(computed).url_schemes == {"http"}  # what is written out last
 
 
+def test_a_mention_in_markdown_myst_parser_reads_must_look_like_an_id(
+    bare: CatDoc, tmp_path: Path
+) -> None:
+    """`@` means nothing to MyST-Parser: in a Markdown page of a Sphinx project an unknown
+    mention counts only as it does in reST (sphinx-book-theme's changelog thanks `@bsipocz`)."""
+    thanks = "# Changes\n\n* Fix by @bsipocz in https://x.org/pull/975, see @req-auth2.\n"
+    write_tree(
+        tmp_path,
+        {
+            "book/conf.py": "extensions = ['myst_parser']\n",
+            "book/req-auth.md": "# Auth\n\nText.\n",
+            "book/changes.md": thanks,
+            "notes/changes.md": thanks,
+        },
+    )
+    result = bare.import_documents(["book", "notes"], link=True, category="book")
+    mentions = {(r["path"], r["target"]) for r in result.references if r["kind"] == "object"}
+    assert mentions == {
+        ("book/changes.md", "req-auth2"),
+        ("notes/changes.md", "bsipocz"),  # no Sphinx project: CatDoc's own Markdown
+        ("notes/changes.md", "req-auth2"),
+    }
+
+
 def test_references_in_a_myst_directives_body_are_read(bare: CatDoc, tmp_path: Path) -> None:
     """Black's docs/index.md: a link in an `{admonition}` and a `{doc}` role in a `{note}`."""
     write_tree(
