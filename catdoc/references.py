@@ -19,7 +19,10 @@ A Markdown link written with a scheme (`[](source-files:repository)`) counts onl
 MyST-Parser reads, and only when that scheme is none of the URL schemes it is configured with
 (`myst_url_schemes`; `inv:` names another project's inventory and `path:` a download, neither a
 document): MyST-Parser then resolves it as a label or a document, as the `[](label)` it is.
-`project:a.md` is the path `a.md`.
+`project:a.md` is the path `a.md`. There an anchor link (`[](#known-limitations)`) that names a
+label of the project counts too: MyST-Parser looks for it on the page first (the page's own
+label: `self`), then across the project, as for `[](label)`; one that names no label is taken
+for a heading's anchor, no reference. Elsewhere an anchor points into the same page.
 """
 
 from __future__ import annotations
@@ -150,8 +153,11 @@ class Resolver:
             if kind == "markdown" and myst is None:
                 return ref.target == ref.target.lower()
             return self._id_like(ref.target)
-        if ref.kind == "link" and kind in _MARKDOWN_LINKS and (scheme := _SCHEME.match(ref.target)):
-            return myst is not None and scheme.group(1) not in myst | MYST_NOT_DOCUMENTS
+        if ref.kind == "link" and kind in _MARKDOWN_LINKS:
+            if ref.target.startswith("#"):
+                return myst is not None and normalize_label(ref.target[1:]) in self.labels
+            if scheme := _SCHEME.match(ref.target):
+                return myst is not None and scheme.group(1) not in myst | MYST_NOT_DOCUMENTS
         rules = self._rules(ref)
         return rules is None or ref.role in rules
 
@@ -226,7 +232,12 @@ class Resolver:
         """What a link names: the document at its path, relative to the linking document's
         folder. In Markdown, a path that starts with `/` is tried from the docs root first (as
         MyST takes it from Sphinx's source folder), then from the project root (as GitHub reads
-        it), and a link that names no document names a label (as MyST reads it)."""
+        it), and a link that names no document names a label (as MyST reads it); an anchor
+        names the page's own label, else a label of another page (MyST-Parser's order)."""
+        if target.startswith("#"):
+            found = self.labels.get(normalize_label(target[1:]), set())
+            own = self.paths.get(source_path)
+            return {own} if own in found else found
         folder = posixpath.dirname(source_path)
         target = target.removeprefix(MYST_PROJECT)
         if kind_of(source_path) != "markdown":

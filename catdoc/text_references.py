@@ -45,7 +45,9 @@ for, an image's alt text, a Markdown page's HTML `<a href>…</a>` on one line, 
 **A Markdown link with a scheme but no `//`** (`[](source-files:repository)`, `[](project:a.md)`,
 `[](mailto:x@y.org)`) is returned as written, less its `#fragment`: MyST-Parser reads it as a
 label or a document unless its scheme is one of the URL schemes it is configured with, which the
-resolver knows (`Resolver.counts`); elsewhere it is a URL and does not count.
+resolver knows (`Resolver.counts`); elsewhere it is a URL and does not count. So is a link to an
+anchor (`[](#known-limitations)`), as written: MyST-Parser resolves one that names nothing of
+its own page as a label of the project; elsewhere it points into the same page.
 
 Every role is returned with its name (`role`, lower-cased, domain kept: `py:class`) and its
 target as Sphinx reads it: the explicit title removed up to the final `<…>` (`:doc:`Read this
@@ -826,12 +828,15 @@ def _link_target(dest: str) -> str | None:
 
 
 def _markdown_target(dest: str) -> str | None:
-    """A Markdown link's target: a relative path as `_link_target` reads it, or one written with
-    a scheme and no `//` as written, less its fragment (see module doc)."""
+    """A Markdown link's target: a relative path as `_link_target` reads it, an anchor as
+    written, or one written with a scheme and no `//` as written, less its fragment (see module
+    doc)."""
     target = _link_target(dest)
     if target is not None:
         return target
     dest = dest.strip().removeprefix("<").removesuffix(">")
+    if dest.startswith("#"):
+        return unquote(dest) if len(dest) > 1 else None
     if not _NO_AUTHORITY.match(dest):
         return None
     written = unquote(dest.split("#", 1)[0])

@@ -324,7 +324,15 @@ MYST_SCHEMES = {
         "[def]: source-files:repository\n"
     ),
     "book/usage.md": "# Usage\n\nRun it.\n",
-    "plain/notes.md": "# Notes\n\nSee [](source-files:repository) and [](vscode:extension/x).\n",
+    "book/faq.md": (
+        "# FAQ\n\n(known-limitations)=\n## Known limitations\n\nSee [](#known-limitations) and\n"
+        "[](#known-limitations-1), a heading's anchor.\n"
+    ),
+    "book/upgrade.md": "# Upgrade\n\nMind the [limits](#known-limitations), [](#Usage).\n",
+    "plain/notes.md": (
+        "# Notes\n\nSee [](source-files:repository), [](vscode:extension/x) and\n"
+        "[](#known-limitations).\n"
+    ),
 }
 
 
@@ -335,13 +343,33 @@ def test_a_myst_link_with_a_scheme_that_is_no_url_names_a_label(
     other `[](source-files:repository)` is a cross-reference (sphinx-book-theme writes 21)."""
     write_tree(tmp_path, MYST_SCHEMES)
     result = bare.import_documents(["book", "plain"], link=True, category="book")
-    links = {(r["source"], r["target"]): r["status"] for r in result.references}
+    links = {
+        (r["source"], r["target"]): r["status"]
+        for r in result.references
+        if not r["target"].startswith("#")
+    }
     assert links == {
         ("reference", "source-files:repository"): "linked",  # inline and as a definition
         ("reference", "project:usage.md"): "linked",
         ("reference", "missing:label"): "unresolved",  # Sphinx warns of it too
     }
     assert "reference-references-source-files" in result.morphisms_created
+
+
+def test_a_myst_anchor_link_names_a_label_of_the_project(bare: CatDoc, tmp_path: Path) -> None:
+    """MyST-Parser resolves `[](#x)` on its page first, then as a label of the project
+    (jupyter-book's `resources/upgrade.md` points at `faq.md`'s `(known-limitations)=`)."""
+    write_tree(tmp_path, MYST_SCHEMES)
+    result = bare.import_documents(["book", "plain"], link=True, category="book")
+    anchors = {
+        (r["source"], r["target"]): r["status"]
+        for r in result.references
+        if r["target"].startswith("#")
+    }
+    assert anchors == {
+        ("faq", "#known-limitations"): "self",
+        ("upgrade", "#known-limitations"): "linked",  # not on the page: the project's label
+    }
 
 
 def test_a_url_scheme_list_is_read_from_conf_py() -> None:

@@ -323,7 +323,7 @@ def test_reference_ends_before_punctuation() -> None:
         "## Sub heading ##",
         "mail ada@example.com or <ada@example.com>",
         "https://example.com/#frag and http://x.org/@user and www.x.org/#a",
-        "[anchor](#install) and [site](https://example.com/a.md) and [s](//x.org/a:b)",
+        "[site](https://example.com/a.md) and [s](//x.org/a:b)",
         "![image](pic.png) and ![[embedded.png]]",
         "issue #123 and @2024",
         "C# and F#, path/#x, a.b#c, x@y",
@@ -342,7 +342,9 @@ def test_a_markdown_link_with_a_scheme_is_left_to_the_resolver() -> None:
     Sphinx project takes it for a label unless `myst_url_schemes` names the scheme."""
     text = "[m](mailto:a@b.c), [](source-files:repo#x), [](<project:#here>), [](ftp://x/a:b)"
     assert refs(text) == [("link", "mailto:a@b.c", 1), ("link", "source-files:repo", 1)]
+    assert refs("[anchor](#install) and [none](#)") == [("link", "#install", 1)]
     resolver = Resolver.build([], ImportConfig())
+    assert not resolver.counts(Reference("link", "#install", 1), "markdown")  # in the page
     mail, label = (Reference("link", target, 1) for target in ("mailto:a@b.c", "a:b"))
     assert not resolver.counts(label, "markdown")  # GitHub, MkDocs: a URL
     assert not resolver.counts(mail, "markdown", DEFAULT_URL_SCHEMES)
