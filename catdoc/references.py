@@ -12,8 +12,10 @@ plain text, where `@` mostly means something else, it must also look like one of
 ids: its first word (up to the first `-`, `_`, `.` or digit, case ignored) is, or nearly is, the
 first word of some id (`@req-refunds` where `req-auth` exists; the typo `@logn-form` beside
 `login`), so `by @max-muoto in #8107` in a changelog is no broken id. A Markdown document that
-MyST-Parser reads in a Sphinx project is held to the same rule: `@` is nothing there either
-(sphinx-book-theme's changelog thanks `by @bsipocz in https://…/pull/975`).
+a docs tool renders is held to the same rule, `@` being nothing there either (or a GitHub
+handle, as pymdownx.magiclink writes it): a page MyST-Parser reads in a Sphinx project
+(sphinx-book-theme's changelog thanks `by @bsipocz in https://…/pull/975`) or a page of an
+MkDocs project (Python-Markdown's `authors.md`: `@waylan is the current maintainer`).
 
 A Markdown link written with a scheme (`[](source-files:repository)`) counts only in a document
 MyST-Parser reads, and only when that scheme is none of the URL schemes it is configured with
@@ -140,17 +142,21 @@ class Resolver:
         return self.roles if ref.kind == "role" else self.fields if ref.kind == "field" else None
 
     def counts(
-        self, ref: Reference, kind: Kind = "markdown", myst: frozenset[str] | None = None
+        self,
+        ref: Reference,
+        kind: Kind = "markdown",
+        myst: frozenset[str] | None = None,
+        rendered: bool = False,
     ) -> bool:
         """Whether the reference (in a document of `kind`) names a document at all: a role or a
         header field only when it is configured, an `@id` mention only when it names an object
         or is written as an id, a link with a scheme only where MyST-Parser reads it as no URL
         (see the module). `myst` is given for a document MyST-Parser reads: the schemes it
-        takes for URLs."""
+        takes for URLs; `rendered` says another docs tool (MkDocs) renders it."""
         if ref.kind == "object":
             if ref.target in self.ids:
                 return True
-            if kind == "markdown" and myst is None:
+            if kind == "markdown" and myst is None and not rendered:
                 return ref.target == ref.target.lower()
             return self._id_like(ref.target)
         if ref.kind == "link" and kind in _MARKDOWN_LINKS:

@@ -25,6 +25,7 @@ from pydantic import Field
 from catdoc import results as r
 from catdoc.documents import extract_references, read_object_text, sniff_kind
 from catdoc.errors import CatDocError, not_found
+from catdoc.importer.mkdocs import MkDocsSites
 from catdoc.importer.names import _unique, slugify
 from catdoc.importer.sphinx_conf import SphinxProjects
 from catdoc.includes import IncludeReader, fragments
@@ -192,7 +193,7 @@ def _cross_references(project: Project) -> Pairs:
         {rels[i]: text for i, text in documents.items()},
     )
     included = {rels[i]: reader.of(rels[i], text, kinds[i]) for i, text in documents.items()}
-    sphinx = SphinxProjects(project.root)
+    sphinx, mkdocs = SphinxProjects(project.root), MkDocsSites(project.root)
     parts = fragments(included, sphinx.builds)
     known = [
         Known(
@@ -215,8 +216,11 @@ def _cross_references(project: Project) -> Pairs:
             brought = included[rel].references if rel in included else []
             own = extract_references(text, kind=kinds[obj.id], fields=resolver.fields)
             myst = sphinx.myst_url_schemes(obj.path, kinds[obj.id])
+            rendered = mkdocs.page(rels[obj.id]) is not None
             for ref in resolver.expanded(obj.path, own + brought):
-                if ref.kind == "morphism" or not resolver.counts(ref, kinds[obj.id], myst):
+                if ref.kind == "morphism" or not resolver.counts(
+                    ref, kinds[obj.id], myst, rendered
+                ):
                     continue
                 target = resolver.resolve(obj.path, ref)
                 if target is not None and home.get(target) not in (None, home.get(obj.id)):

@@ -407,6 +407,25 @@ def test_a_mention_in_markdown_myst_parser_reads_must_look_like_an_id(
     }
 
 
+def test_a_mention_in_a_page_of_an_mkdocs_project_must_look_like_an_id(
+    bare: CatDoc, tmp_path: Path
+) -> None:
+    """MkDocs renders `@waylan` as text (pymdownx.magiclink: a GitHub handle), as Python-Markdown's
+    `docs/authors.md` writes its maintainers."""
+    write_tree(
+        tmp_path,
+        {
+            "site/mkdocs.yml": "site_name: x\n",
+            "site/docs/req-auth.md": "# Auth\n\nText.\n",
+            "site/docs/authors.md": "# Authors\n\n@waylan maintains it; see @req-auth2.\n",
+            "site/notes.md": "# Notes\n\n@waylan, outside docs_dir.\n",
+        },
+    )
+    result = bare.import_documents(["site"], link=True, category="site")
+    mentions = {(r["path"], r["target"]) for r in result.references if r["kind"] == "object"}
+    assert mentions == {("site/docs/authors.md", "req-auth2"), ("site/notes.md", "waylan")}
+
+
 def test_references_in_a_myst_directives_body_are_read(bare: CatDoc, tmp_path: Path) -> None:
     """Black's docs/index.md: a link in an `{admonition}` and a `{doc}` role in a `{note}`."""
     write_tree(
