@@ -215,8 +215,8 @@ def _cross_references(project: Project) -> Pairs:
             rel = rels.get(obj.id)
             brought = included[rel].references if rel in included else []
             own = extract_references(text, kind=kinds[obj.id], fields=resolver.fields)
-            myst = sphinx.myst_url_schemes(obj.path, kinds[obj.id])
-            rendered = mkdocs.page(rels[obj.id]) is not None
+            myst = sphinx.myst_url_schemes(rels[obj.id], kinds[obj.id])
+            rendered = kinds[obj.id] == "markdown" and mkdocs.page(rels[obj.id]) is not None
             for ref in resolver.expanded(obj.path, own + brought):
                 if ref.kind == "morphism" or not resolver.counts(
                     ref, kinds[obj.id], myst, rendered

@@ -133,8 +133,8 @@ class SphinxProjects:
         """The link schemes MyST-Parser reads as URLs in a project-relative Markdown file that a
         Sphinx project builds (or may build); None for any other file, which MyST-Parser does
         not read: there a link with a scheme is a URL and `@` keeps CatDoc's meaning."""
-        found = self.of(posixpath.dirname(rel))
-        if found is None or kind != "markdown" or self.builds(rel) is False:
+        found = self.of(posixpath.dirname(rel)) if kind == "markdown" else None
+        if found is None or self.builds(rel) is False:
             return None
         return found[1].url_schemes
 
