@@ -52,6 +52,7 @@ from catdoc.text_references import (
     may_define_labels,
     normalize_label,
     rename_mentions,
+    written_as_id,
 )
 
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
@@ -389,4 +390,5 @@ __all__ = [
     "sniff_kind",
     "split_front_matter",
     "text_metadata",
+    "written_as_id",
 ]

@@ -15,7 +15,8 @@ first word of some id (`@req-refunds` where `req-auth` exists; the typo `@logn-f
 a docs tool renders is held to the same rule, `@` being nothing there either (or a GitHub
 handle, as pymdownx.magiclink writes it): a page MyST-Parser reads in a Sphinx project
 (sphinx-book-theme's changelog thanks `by @bsipocz in https://…/pull/975`) or a page of an
-MkDocs project (Python-Markdown's `authors.md`: `@waylan is the current maintainer`).
+MkDocs project (Python-Markdown's `authors.md`: `@waylan is the current maintainer`). There a
+`#id` mention counts only when written as an id, as in reST (`Tracker #s: 1683066` is prose).
 
 A Markdown link written with a scheme (`[](source-files:repository)`) counts only in a document
 MyST-Parser reads, and only when that scheme is none of the URL schemes it is configured with
@@ -45,6 +46,7 @@ from catdoc.documents import (
     labels_of,
     may_define_labels,
     normalize_label,
+    written_as_id,
 )
 from catdoc.model import ImportConfig
 
@@ -159,6 +161,8 @@ class Resolver:
             if kind == "markdown" and myst is None and not rendered:
                 return ref.target == ref.target.lower()
             return self._id_like(ref.target)
+        if ref.kind == "morphism":
+            return (myst is None and not rendered) or written_as_id(ref.target)
         if ref.kind == "link" and kind in _MARKDOWN_LINKS:
             if ref.target.startswith("#"):
                 return myst is not None and normalize_label(ref.target[1:]) in self.labels

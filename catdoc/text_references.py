@@ -801,7 +801,13 @@ _MENTION_PATTERNS: tuple[tuple[str, re.Pattern[str], RefKind], ...] = (
 
 def _catdoc_way(ident: str, text: str, end: int) -> bool:
     """Whether a reST or plain-text mention is written the CatDoc way (see module doc)."""
-    if "." in ident or text.startswith("(", end) or _HEX.fullmatch(ident):
+    return not text.startswith("(", end) and written_as_id(ident)
+
+
+def written_as_id(ident: str) -> bool:
+    """Whether a mention's id is written as CatDoc writes ids, not as code, a colour or a commit:
+    with a `-` or a digit, no `.`, not only hexadecimal digits (see module doc)."""
+    if "." in ident or _HEX.fullmatch(ident):
         return False
     return "-" in ident or any(c.isdigit() for c in ident)
 
@@ -899,4 +905,5 @@ __all__ = [
     "may_define_labels",
     "normalize_label",
     "rename_mentions",
+    "written_as_id",
 ]

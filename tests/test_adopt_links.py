@@ -417,13 +417,23 @@ def test_a_mention_in_a_page_of_an_mkdocs_project_must_look_like_an_id(
         {
             "site/mkdocs.yml": "site_name: x\n",
             "site/docs/req-auth.md": "# Auth\n\nText.\n",
-            "site/docs/authors.md": "# Authors\n\n@waylan maintains it; see @req-auth2.\n",
-            "site/notes.md": "# Notes\n\n@waylan, outside docs_dir.\n",
+            "site/docs/authors.md": (
+                "# Authors\n\n@waylan maintains it; see @req-auth2.\n\n"
+                "Fixed (Tracker #s: 1683066) as #auth-uses-db says.\n"
+            ),
+            "site/notes.md": "# Notes\n\n@waylan, outside docs_dir, and #s.\n",
         },
     )
     result = bare.import_documents(["site"], link=True, category="site")
-    mentions = {(r["path"], r["target"]) for r in result.references if r["kind"] == "object"}
-    assert mentions == {("site/docs/authors.md", "req-auth2"), ("site/notes.md", "waylan")}
+    mentions = {
+        (r["path"], r["target"]) for r in result.references if r["kind"] in ("object", "morphism")
+    }
+    assert mentions == {
+        ("site/docs/authors.md", "req-auth2"),
+        ("site/docs/authors.md", "auth-uses-db"),  # `#`: written as an id, as in reST
+        ("site/notes.md", "waylan"),
+        ("site/notes.md", "s"),
+    }
 
 
 def test_references_in_a_myst_directives_body_are_read(bare: CatDoc, tmp_path: Path) -> None:
