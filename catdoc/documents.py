@@ -53,6 +53,7 @@ from catdoc.text_references import (
     may_define_labels,
     normalize_label,
     rename_mentions,
+    written_as_id,
 )
 
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
@@ -402,4 +403,5 @@ __all__ = [
     "split_front_matter",
     "structure_of",
     "text_metadata",
+    "written_as_id",
 ]

@@ -11,7 +11,21 @@ capital letter (ids are slugs; `@JelleZijlstra's` in a note is a person). In reS
 plain text, where `@` mostly means something else, it must also look like one of the project's
 ids: its first word (up to the first `-`, `_`, `.` or digit, case ignored) is, or nearly is, the
 first word of some id (`@req-refunds` where `req-auth` exists; the typo `@logn-form` beside
-`login`), so `by @max-muoto in #8107` in a changelog is no broken id.
+`login`), so `by @max-muoto in #8107` in a changelog is no broken id. A Markdown document that
+a docs tool renders is held to the same rule, `@` being nothing there either (or a GitHub
+handle, as pymdownx.magiclink writes it): a page MyST-Parser reads in a Sphinx project
+(sphinx-book-theme's changelog thanks `by @bsipocz in https://…/pull/975`) or a page of an
+MkDocs project (Python-Markdown's `authors.md`: `@waylan is the current maintainer`). There a
+`#id` mention counts only when written as an id, as in reST (`Tracker #s: 1683066` is prose).
+
+A Markdown link written with a scheme (`[](source-files:repository)`) counts only in a document
+MyST-Parser reads, and only when that scheme is none of the URL schemes it is configured with
+(`myst_url_schemes`; `inv:` names another project's inventory and `path:` a download, neither a
+document): MyST-Parser then resolves it as a label or a document, as the `[](label)` it is.
+`project:a.md` is the path `a.md`. There an anchor link (`[](#known-limitations)`) that names a
+label of the project counts too: MyST-Parser looks for it on the page first (the page's own
+label: `self`), then across the project, as for `[](label)`; one that names no label is taken
+for a heading's anchor, no reference. Elsewhere an anchor points into the same page.
 
 An AsciiDoc cross reference in a page of an Antora component names a resource by its resource
 id (`xref:admin:setup.adoc[]`, `xref:shop::index.adoc#pay[]`: `catdoc.antora`), not a path.
@@ -44,6 +58,7 @@ from catdoc.documents import (
     labels_of,
     may_define_labels,
     normalize_label,
+    written_as_id,
 )
 from catdoc.model import ImportConfig
 
@@ -54,6 +69,14 @@ ANCHOR = "#"
 is `#limits`): it names no other document."""
 
 _WEB_SUFFIXES = (".html", ".htm")
+_SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*):")
+MYST_NOT_DOCUMENTS = frozenset({"inv", "path"})
+"""MyST-Parser's own link schemes that name no document of the project."""
+_MARKDOWN_LINKS = ("markdown", "text")
+"""The kinds whose `[text](target)` links are read (an AsciiDoc `xref:ops:run.adoc[]` names an
+Antora resource, reported as written)."""
+MYST_PROJECT = "project:"
+"""MyST-Parser's scheme for a path in the project (`[](project:usage.md)`)."""
 _FIRST_WORD = re.compile(r"[^-_.\d]*")
 LEAD_CUTOFF = 0.8
 """How close (difflib's ratio) a mention's first word must be to an id's to count as a typo of
@@ -157,20 +180,36 @@ class Resolver:
         """The rules a role or a header field is read by (None for the other kinds)."""
         return self.roles if ref.kind == "role" else self.fields if ref.kind == "field" else None
 
-    def counts(self, ref: Reference, kind: Kind = "markdown", source_path: str = "") -> bool:
+    def counts(
+        self,
+        ref: Reference,
+        kind: Kind = "markdown",
+        source_path: str = "",
+        *,
+        myst: frozenset[str] | None = None,
+        rendered: bool = False,
+    ) -> bool:
         """Whether the reference (in a document of `kind` at `source_path`) names a document at
         all: a role or a header field only when it is configured, an `@id` mention only when it
-        names an object or is written as an id, a link to an AsciiDoc id only when another
-        document defines it (see the module)."""
+        names an object or is written as an id, a link with a scheme only where MyST-Parser
+        reads it as no URL, a link to an AsciiDoc id only when another document defines it (see
+        the module). `myst` is given for a document MyST-Parser reads: the schemes it takes for
+        URLs; `rendered` says another docs tool (MkDocs) renders it."""
         if ref.kind == "link" and ref.target.startswith(ANCHOR):
+            if kind in _MARKDOWN_LINKS:
+                return myst is not None and normalize_label(ref.target[1:]) in self.labels
             owners = self.labels.get(normalize_label(ref.target[1:]), set())
             return bool(owners) and self.paths.get(source_path) not in owners
         if ref.kind == "object":
             if ref.target in self.ids:
                 return True
-            if kind == "markdown":
+            if kind == "markdown" and myst is None and not rendered:
                 return ref.target == ref.target.lower()
             return self._id_like(ref.target)
+        if ref.kind == "morphism":
+            return (myst is None and not rendered) or written_as_id(ref.target)
+        if ref.kind == "link" and kind in _MARKDOWN_LINKS and (scheme := _SCHEME.match(ref.target)):
+            return myst is not None and scheme.group(1) not in myst | MYST_NOT_DOCUMENTS
         rules = self._rules(ref)
         return rules is None or ref.role in rules
 
@@ -221,7 +260,7 @@ class Resolver:
             return {ref.target} if ref.target in self.ids else set()
         if ref.kind == "link":
             if ref.target.startswith(ANCHOR):
-                return set()
+                return self._anchor(source_path, ref.target[1:])
             if ref.xref and self.antora is not None and self.antora.place(source_path):
                 return _some(self._path(self.antora.resolve(source_path, ref.target)))
             return self._link(source_path, ref.target)
@@ -245,14 +284,24 @@ class Resolver:
             return {name}
         return self.stems.get(name.casefold(), set())
 
+    def _anchor(self, source_path: str, label: str) -> set[str]:
+        """What an anchor names: in a Markdown page, its own label, else another page's (as
+        MyST-Parser looks for it); nothing in AsciiDoc, whose ids name no other document."""
+        if kind_of(source_path) != "markdown":
+            return set()
+        found = self.labels.get(normalize_label(label), set())
+        own = self.paths.get(source_path)
+        return {own} if own in found else found
+
     def _link(self, source_path: str, target: str) -> set[str]:
         """What a link names: the document at its path, relative to the linking document's
         folder. In Markdown, a path that starts with `/` is tried from the docs root first (as
         MyST takes it from Sphinx's source folder), then from the project root (as GitHub reads
         it), and a link that names no document names a label (as MyST reads it). An AsciiDoc
-        xref to a file the document includes names the document itself, as Asciidoctor makes it
-        a link within the document."""
+        xref to a file the document includes names the document itself, as Asciidoctor
+        makes it a link within the document."""
         folder = posixpath.dirname(source_path)
+        target = target.removeprefix(MYST_PROJECT)
         if kind_of(source_path) != "markdown":
             rel = _joined(folder, target, "")
             included = self.includes.get(source_path)

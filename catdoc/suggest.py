@@ -26,6 +26,7 @@ from pydantic import Field
 from catdoc import results as r
 from catdoc.documents import extract_references, read_object_text, sniff_kind
 from catdoc.errors import CatDocError, not_found
+from catdoc.importer.mkdocs import MkDocsSites
 from catdoc.importer.names import _unique, slugify
 from catdoc.importer.sphinx_conf import SphinxProjects
 from catdoc.includes import IncludeReader, fragments
@@ -193,7 +194,8 @@ def _cross_references(project: Project) -> Pairs:
         {rels[i]: text for i, text in documents.items()},
     )
     included = {rels[i]: reader.of(rels[i], text, kinds[i]) for i, text in documents.items()}
-    parts = fragments(included, partial(reader.builds, sphinx=SphinxProjects(project.root).builds))
+    sphinx, mkdocs = SphinxProjects(project.root), MkDocsSites(project.root)
+    parts = fragments(included, partial(reader.builds, sphinx=sphinx.builds))
     known = [
         Known(
             o.id,
@@ -217,8 +219,12 @@ def _cross_references(project: Project) -> Pairs:
             rel = rels.get(obj.id)
             brought = included[rel].references if rel in included else []
             own = extract_references(text, kind=kinds[obj.id], fields=resolver.fields)
+            myst = sphinx.myst_url_schemes(rels[obj.id], kinds[obj.id])
+            rendered = kinds[obj.id] == "markdown" and mkdocs.page(rels[obj.id]) is not None
             for ref in resolver.expanded(obj.path, own + brought):
-                if ref.kind == "morphism" or not resolver.counts(ref, kinds[obj.id], obj.path):
+                if ref.kind == "morphism" or not resolver.counts(
+                    ref, kinds[obj.id], obj.path, myst=myst, rendered=rendered
+                ):
                     continue
                 target = resolver.resolve(obj.path, ref)
                 if target is not None and home.get(target) not in (None, home.get(obj.id)):

@@ -40,11 +40,18 @@ footnotes and citations (`[#note]_`, `[1]_`, `[CIT2002]_` and their definitions'
 Markdown attribute lists (`## Title { #anchor }`, `{: .note }`: an element's own anchor and
 classes), substitutions (`|name|`), URLs and e-mail addresses, `.. _label:` targets (those are
 `labels_of`) and anonymous ones (`__ url`, the URL maybe continued on indented lines), links with
-a scheme, images, hyperlinks to named targets (`` `text`_ ``), and the text of a link, which
-labels where it points (`[@tiangolo](https://github.com/tiangolo)`, `[@x][ref]`, a `[@x]` the
-document defines a link for, an image's alt text, a Markdown page's HTML `<a href>…</a>` on one
-line, AsciiDoc's `xref:a.adoc[@x]` and `https://x.org[@x]`): the link is the reference, or for
-a URL none.
+a URL's scheme (`https://`, `//`; in reST and AsciiDoc any scheme), images, hyperlinks to named
+targets (`` `text`_ ``), and the text of a link, which labels where it points
+(`[@tiangolo](https://github.com/tiangolo)`, `[@x][ref]`, a `[@x]` the document defines a link
+for, an image's alt text, a Markdown page's HTML `<a href>…</a>` on one line, AsciiDoc's
+`xref:a.adoc[@x]` and `https://x.org[@x]`): the link is the reference, or for a URL none.
+
+**A Markdown link with a scheme but no `//`** (`[](source-files:repository)`, `[](project:a.md)`,
+`[](mailto:x@y.org)`) is returned as written, less its `#fragment`: MyST-Parser reads it as a
+label or a document unless its scheme is one of the URL schemes it is configured with, which the
+resolver knows (`Resolver.counts`); elsewhere it is a URL and does not count. So is a link to an
+anchor (`[](#known-limitations)`), as written: MyST-Parser resolves one that names nothing of
+its own page as a label of the project; elsewhere it points into the same page.
 
 Every role is returned with its name (`role`, lower-cased, domain kept: `py:class`) and its
 target as Sphinx reads it: the explicit title removed up to the final `<…>` (`:doc:`Read this
@@ -138,6 +145,8 @@ _URL = re.compile(
     r"|\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s<>]*|\bmailto:[^\s<>]*|\bwww\.[^\s<>]*"
 )
 _SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+_NO_AUTHORITY = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:(?!//)")
+"""A scheme not followed by `//` (MyST-Parser's `REGEX_SCHEME`, less what only URLs write)."""
 _ID = r"(?>([A-Za-z0-9_](?:[\w.-]*\w)?))"
 # the sigil comes first so the regex engine can skip ahead to it; the look-behind then checks the
 # character before it (a word character means an e-mail address, `/` or `.` a URL or path, …)
@@ -483,7 +492,7 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
         if "[" in line or "](" in line:
             definition = _LINK_DEF.match(line)
             if definition:
-                target = _link_target(definition.group(2))
+                target = _markdown_target(definition.group(2))
                 if target:
                     found.append(_Found(Reference("link", target, number)))
                 continue
@@ -843,7 +852,13 @@ _MENTION_PATTERNS: tuple[tuple[str, re.Pattern[str], RefKind], ...] = (
 
 def _catdoc_way(ident: str, text: str, end: int) -> bool:
     """Whether a reST or plain-text mention is written the CatDoc way (see module doc)."""
-    if "." in ident or text.startswith("(", end) or _HEX.fullmatch(ident):
+    return not text.startswith("(", end) and written_as_id(ident)
+
+
+def written_as_id(ident: str) -> bool:
+    """Whether a mention's id is written as CatDoc writes ids, not as code, a colour or a commit:
+    with a `-` or a digit, no `.`, not only hexadecimal digits (see module doc)."""
+    if "." in ident or _HEX.fullmatch(ident):
         return False
     return "-" in ident or any(c.isdigit() for c in ident)
 
@@ -869,6 +884,22 @@ def _link_target(dest: str) -> str | None:
     return unquote(dest) or None
 
 
+def _markdown_target(dest: str) -> str | None:
+    """A Markdown link's target: a relative path as `_link_target` reads it, an anchor as
+    written, or one written with a scheme and no `//` as written, less its fragment (see module
+    doc)."""
+    target = _link_target(dest)
+    if target is not None:
+        return target
+    dest = dest.strip().removeprefix("<").removesuffix(">")
+    if dest.startswith("#"):
+        return unquote(dest) if len(dest) > 1 else None
+    if not _NO_AUTHORITY.match(dest):
+        return None
+    written = unquote(dest.split("#", 1)[0])
+    return None if written.endswith(":") else written
+
+
 def _code_span(match: re.Match[str], found: list[_Found], line: int, myst: bool) -> str:
     """A Markdown code span, blanked; right after `{name}` it is a MyST role, and added."""
     if myst:
@@ -888,7 +919,7 @@ def _wiki(match: re.Match[str], found: list[_Found], line: int) -> str:
 
 
 def _link_tail(match: re.Match[str], found: list[_Found], line: int) -> str:
-    target = _link_target(match.group(1))
+    target = _markdown_target(match.group(1))
     if target:
         found.append(_Found(Reference("link", target, line)))
     return " " * len(match.group())
@@ -910,7 +941,7 @@ def _link(match: re.Match[str], found: list[_Found], line: int) -> str:
     """An inline link or image, blanked, text and all (the text labels the destination, as an
     image's alt text describes it: `[@tiangolo](https://github.com/tiangolo)` mentions no one);
     a link to a document is added."""
-    target = _link_target(match.group(3))
+    target = _markdown_target(match.group(3))
     if target and not match.group(1):
         found.append(_Found(Reference("link", target, line)))
     return " " * len(match.group())
@@ -925,4 +956,5 @@ __all__ = [
     "may_define_labels",
     "normalize_label",
     "rename_mentions",
+    "written_as_id",
 ]

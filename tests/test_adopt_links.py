@@ -315,6 +315,130 @@ def test_a_myst_link_that_names_no_document_names_a_label(bare: CatDoc, tmp_path
     assert got[("other", None, "wheel-caching")] == "unresolved"  # docutils: a relative URL
 
 
+MYST_SCHEMES = {
+    "book/conf.py": (
+        "extensions = ['myst_parser']\nmyst_url_schemes = ['http', 'https', 'mailto', 'gh']\n"
+    ),
+    "book/source-files.md": "(source-files:repository)=\n# Source files\n\nSet the URL.\n",
+    "book/reference.md": (
+        "# Reference\n\nSee [](source-files:repository), [here](<project:usage.md#run>),\n"
+        "[](project:#local), [](gh:issue/975), [](inv:python#os.path), [](path:data.csv),\n"
+        "[](mailto:a@b.org), [](https://x.org/a:b) and [](missing:label).\n\n"
+        "[def]: source-files:repository\n"
+    ),
+    "book/usage.md": "# Usage\n\nRun it.\n",
+    "book/faq.md": (
+        "# FAQ\n\n(known-limitations)=\n## Known limitations\n\nSee [](#known-limitations) and\n"
+        "[](#known-limitations-1), a heading's anchor.\n"
+    ),
+    "book/upgrade.md": "# Upgrade\n\nMind the [limits](#known-limitations), [](#Usage).\n",
+    "plain/notes.md": (
+        "# Notes\n\nSee [](source-files:repository), [](vscode:extension/x) and\n"
+        "[](#known-limitations).\n"
+    ),
+}
+
+
+def test_a_myst_link_with_a_scheme_that_is_no_url_names_a_label(
+    bare: CatDoc, tmp_path: Path
+) -> None:
+    """MyST-Parser takes a link for a URL only when `myst_url_schemes` names its scheme; any
+    other `[](source-files:repository)` is a cross-reference (sphinx-book-theme writes 21)."""
+    write_tree(tmp_path, MYST_SCHEMES)
+    result = bare.import_documents(["book", "plain"], link=True, category="book")
+    links = {
+        (r["source"], r["target"]): r["status"]
+        for r in result.references
+        if not r["target"].startswith("#")
+    }
+    assert links == {
+        ("reference", "source-files:repository"): "linked",  # inline and as a definition
+        ("reference", "project:usage.md"): "linked",
+        ("reference", "missing:label"): "unresolved",  # Sphinx warns of it too
+    }
+    assert "reference-references-source-files" in result.morphisms_created
+
+
+def test_a_myst_anchor_link_names_a_label_of_the_project(bare: CatDoc, tmp_path: Path) -> None:
+    """MyST-Parser resolves `[](#x)` on its page first, then as a label of the project
+    (jupyter-book's `resources/upgrade.md` points at `faq.md`'s `(known-limitations)=`)."""
+    write_tree(tmp_path, MYST_SCHEMES)
+    result = bare.import_documents(["book", "plain"], link=True, category="book")
+    anchors = {
+        (r["source"], r["target"]): r["status"]
+        for r in result.references
+        if r["target"].startswith("#")
+    }
+    assert anchors == {
+        ("faq", "#known-limitations"): "self",
+        ("upgrade", "#known-limitations"): "linked",  # not on the page: the project's label
+    }
+
+
+def test_a_url_scheme_list_is_read_from_conf_py() -> None:
+    from catdoc.importer.sphinx_conf import DEFAULT_URL_SCHEMES, read_conf
+
+    assert read_conf("project = 'x'\n").url_schemes == DEFAULT_URL_SCHEMES
+    assert read_conf("myst_url_schemes = ('http',)\n").url_schemes == {"http"}
+    written = "myst_url_schemes = {'http': None, 'doi': 'https://doi.org/{{path}}'}\n"
+    assert read_conf(written).url_schemes == {"http", "doi"}
+    computed = "myst_url_schemes = ['http']\nmyst_url_schemes = base()\n"
+    assert read_conf(computed).url_schemes == {"http"}  # what is written out last
+
+
+def test_a_mention_in_markdown_myst_parser_reads_must_look_like_an_id(
+    bare: CatDoc, tmp_path: Path
+) -> None:
+    """`@` means nothing to MyST-Parser: in a Markdown page of a Sphinx project an unknown
+    mention counts only as it does in reST (sphinx-book-theme's changelog thanks `@bsipocz`)."""
+    thanks = "# Changes\n\n* Fix by @bsipocz in https://x.org/pull/975, see @req-auth2.\n"
+    write_tree(
+        tmp_path,
+        {
+            "book/conf.py": "extensions = ['myst_parser']\n",
+            "book/req-auth.md": "# Auth\n\nText.\n",
+            "book/changes.md": thanks,
+            "notes/changes.md": thanks,
+        },
+    )
+    result = bare.import_documents(["book", "notes"], link=True, category="book")
+    mentions = {(r["path"], r["target"]) for r in result.references if r["kind"] == "object"}
+    assert mentions == {
+        ("book/changes.md", "req-auth2"),
+        ("notes/changes.md", "bsipocz"),  # no Sphinx project: CatDoc's own Markdown
+        ("notes/changes.md", "req-auth2"),
+    }
+
+
+def test_a_mention_in_a_page_of_an_mkdocs_project_must_look_like_an_id(
+    bare: CatDoc, tmp_path: Path
+) -> None:
+    """MkDocs renders `@waylan` as text (pymdownx.magiclink: a GitHub handle), as Python-Markdown's
+    `docs/authors.md` writes its maintainers."""
+    write_tree(
+        tmp_path,
+        {
+            "site/mkdocs.yml": "site_name: x\n",
+            "site/docs/req-auth.md": "# Auth\n\nText.\n",
+            "site/docs/authors.md": (
+                "# Authors\n\n@waylan maintains it; see @req-auth2.\n\n"
+                "Fixed (Tracker #s: 1683066) as #auth-uses-db says.\n"
+            ),
+            "site/notes.md": "# Notes\n\n@waylan, outside docs_dir, and #s.\n",
+        },
+    )
+    result = bare.import_documents(["site"], link=True, category="site")
+    mentions = {
+        (r["path"], r["target"]) for r in result.references if r["kind"] in ("object", "morphism")
+    }
+    assert mentions == {
+        ("site/docs/authors.md", "req-auth2"),
+        ("site/docs/authors.md", "auth-uses-db"),  # `#`: written as an id, as in reST
+        ("site/notes.md", "waylan"),
+        ("site/notes.md", "s"),
+    }
+
+
 def test_references_in_a_myst_directives_body_are_read(bare: CatDoc, tmp_path: Path) -> None:
     """Black's docs/index.md: a link in an `{admonition}` and a `{doc}` role in a `{note}`."""
     write_tree(

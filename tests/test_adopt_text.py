@@ -524,6 +524,7 @@ def test_markdown_link_ends_labels_and_shorthands_are_no_mentions() -> None:
         '<a href="alone.md">Alone on its line</a>\n'
     )
     assert refs(text, "markdown") == [
+        ("link", "#uml-diagram-example", 2, None),  # an anchor: the resolver knows if it counts
         ("link", "guide.md", 3, None),
         ("object", "req-1", 5, None),
         ("morphism", "m-2", 5, None),

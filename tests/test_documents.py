@@ -20,8 +20,10 @@ from catdoc.documents import (
     split_front_matter,
 )
 from catdoc.errors import NOT_FOUND, PATH_OUTSIDE_PROJECT, VALIDATION_ERROR, CatDocError
+from catdoc.importer.sphinx_conf import DEFAULT_URL_SCHEMES
 from catdoc.markup import MAX_DIRECTIVE_NESTING, fence_directive, scan_markdown
-from catdoc.model import DocObject
+from catdoc.model import DocObject, ImportConfig
+from catdoc.references import Resolver
 
 
 def refs(text: str, kind: str = "markdown") -> list[tuple[str, str, int]]:
@@ -321,7 +323,7 @@ def test_reference_ends_before_punctuation() -> None:
         "## Sub heading ##",
         "mail ada@example.com or <ada@example.com>",
         "https://example.com/#frag and http://x.org/@user and www.x.org/#a",
-        "[anchor](#install) and [site](https://example.com/a.md) and [m](mailto:a@b.c)",
+        "[site](https://example.com/a.md) and [s](//x.org/a:b)",
         "![image](pic.png) and ![[embedded.png]]",
         "issue #123 and @2024",
         "C# and F#, path/#x, a.b#c, x@y",
@@ -333,6 +335,31 @@ def test_reference_ends_before_punctuation() -> None:
 )
 def test_false_positives(text: str) -> None:
     assert refs(text) == []
+
+
+def test_a_markdown_link_with_a_scheme_is_left_to_the_resolver() -> None:
+    """Whether `[](name:rest)` is a URL depends on the document's reader: MyST-Parser in a
+    Sphinx project takes it for a label unless `myst_url_schemes` names the scheme."""
+    text = "[m](mailto:a@b.c), [](source-files:repo#x), [](<project:#here>), [](ftp://x/a:b)"
+    assert refs(text) == [("link", "mailto:a@b.c", 1), ("link", "source-files:repo", 1)]
+    assert refs("[anchor](#install) and [none](#)") == [("link", "#install", 1)]
+    resolver = Resolver.build([], ImportConfig())
+    assert not resolver.counts(Reference("link", "#install", 1), "markdown")  # in the page
+    mail, label = (Reference("link", target, 1) for target in ("mailto:a@b.c", "a:b"))
+    assert not resolver.counts(label, "markdown")  # GitHub, MkDocs: a URL
+    assert not resolver.counts(mail, "markdown", myst=DEFAULT_URL_SCHEMES)
+    assert resolver.counts(label, "markdown", myst=DEFAULT_URL_SCHEMES)
+    assert resolver.counts(mail, "markdown", myst=frozenset({"http"}))
+
+
+@given(
+    st.from_regex(r"[a-zA-Z][a-zA-Z0-9+.-]{0,10}", fullmatch=True),
+    st.from_regex(r"[^\s()<>]{0,30}", fullmatch=True),
+)
+@settings(max_examples=200)
+def test_a_markdown_link_with_an_authority_is_never_a_reference(scheme: str, rest: str) -> None:
+    """`scheme://…` is a URL to every reader, MyST-Parser too: whatever follows, no reference."""
+    assert refs(f"[x]({scheme}://{rest}) and [y](<{scheme}://{rest}>)") == []
 
 
 def test_references_in_code_blocks_are_ignored() -> None:

@@ -646,6 +646,7 @@ nav:
       - Again: index.md
   - Source: https://github.com/x/y
   - Meta: /meta.md
+  - <code>demo.&#8203;util</code> <!-- API -->: api/util.md
 """
 MKDOCS_TREE = {
     "mkdocs.yml": MKDOCS_YML,
@@ -657,6 +658,7 @@ MKDOCS_TREE = {
     "site-src/changes.md": "---\nsummary: x\n---\ntitle: prose\n\n## Lone\n\n### Part\n",
     "README.md": "title: Not meta\n\n## Install\n\nText.\n\n## Usage\n",
     "site-src/part.md": "# Part title\n",
+    "site-src/api/util.md": "::: demo.util\n",
     "site-src/whole.md": "```{include} part.md\n```\n\n## One\n\n## Two\n",  # MyST, not MkDocs
     "docs/.keep": "",
 }
@@ -676,6 +678,8 @@ def test_titles_in_an_mkdocs_project_come_as_mkdocs_gives_them(tmp_path: Path) -
     assert titles["site-src/changes.md"] == "Changes"  # after front matter, `title:` is prose
     assert titles["README.md"] == "README"  # outside docs_dir: no page of the site
     assert titles["site-src/whole.md"] == "Whole"  # MkDocs includes no MyST `{include}`
+    # a nav title is HTML: its text, as themes write `page.title | striptags` (Python-Markdown)
+    assert titles["site-src/api/util.md"] == "demo.\u200butil"
 
 
 def test_mkdocs_configs_that_inherit_or_cannot_be_read(tmp_path: Path) -> None:

@@ -240,3 +240,31 @@ def test_a_page_sphinx_builds_is_no_fragment_for_suggestions(tmp_path: Path) -> 
     (tmp_path / "docs/conf.py").unlink()  # no Sphinx project: a fragment, as before
     found = CatDoc(tmp_path).suggest_mappings()
     assert [(f.id, f.object_mapping) for f in found.functors] == [("a-to-b", {"auth": "api"})]
+
+
+def test_a_myst_link_to_a_label_is_evidence_as_in_an_import(tmp_path: Path) -> None:
+    """MyST-Parser reads `[](source-files:repository)` and `[](#limits)` as labels in a page a
+    Sphinx project builds (sphinx-book-theme's `reference.md`); the same text outside one is a
+    URL and an anchor of the page itself."""
+    (tmp_path / ".catdoc").mkdir()
+    texts = {
+        "docs/conf.py": "extensions = ['myst_parser']\n",
+        "docs/a/auth.md": "# Auth\n\nSee [](source-files:repository) and [](#limits).\n",
+        "docs/b/api.md": "(source-files:repository)=\n# API\n\n(limits)=\n## Limits\n",
+    }
+    for rel, text in texts.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    (tmp_path / ".catdoc" / "category.yaml").write_text(
+        "categories:\n"
+        "  - id: A\n"
+        "    objects: [{id: auth, path: docs/a/auth.md}]\n"
+        "  - id: B\n"
+        "    objects: [{id: api, path: docs/b/api.md}]\n"
+    )
+    found = CatDoc(tmp_path).suggest_mappings()
+    assert [(f.id, f.object_mapping, f.references) for f in found.functors] == [
+        ("a-to-b", {"auth": "api"}, 2)
+    ]
+    (tmp_path / "docs/conf.py").unlink()
+    assert CatDoc(tmp_path).suggest_mappings().functors == []

@@ -79,8 +79,10 @@ def _link_references(
     out: list[dict[str, Any]] = []
     for doc, refs in found:
         related: dict[str, str] = {}  # target object → its category
+        myst = sphinx.myst_url_schemes(doc.rel, doc.kind)
+        rendered = planner.mkdocs.page(doc.rel) is not None
         for ref in resolver.expanded(doc.rel, refs):
-            if not resolver.counts(ref, doc.kind, doc.rel):
+            if not resolver.counts(ref, doc.kind, doc.rel, myst=myst, rendered=rendered):
                 continue
             entry = _entry(planner, resolver, sphinx, doc, ref)
             out.append(entry)

@@ -16,11 +16,16 @@ the file that inherits, as MkDocs merges them.
 
 `nav` entries are `Title: path`, sections `Section: [entries]`, bare `path` strings (no title
 of their own) and links (`Title: https://…`), as MkDocs reads them; the first entry of a page
-gives its title. A path is relative to `docs_dir` (a leading `/` is dropped).
+gives its title. A path is relative to `docs_dir` (a leading `/` is dropped). A nav title is
+HTML, which the theme writes into the nav as it is; the page's title is its text, as themes
+show it (Jinja's `striptags` in MkDocs' and Material's `<title>`): tags and comments dropped,
+whitespace runs made one space, entities decoded (Python-Markdown's
+`<code>markdown.&#8203;util</code>: reference/markdown.util.md` is `markdown.\u200butil`).
 """
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 import tomllib
@@ -46,6 +51,9 @@ MAX_NAV_DEPTH = 32
 tree, or one that holds itself."""
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_HTML_TAG = re.compile(r"<[^>]*>")
+"""MarkupSafe's patterns for `striptags`: comments first, then anything between `<` and `>`."""
 
 
 @dataclass(frozen=True)
@@ -153,12 +161,19 @@ def _nav_titles(
             _nav_titles(item, None, titles, budget, depth + 1)
     elif isinstance(entry, dict):
         for key, value in entry.items():
-            name = str(key).strip() if key is not None else None
+            name = _text_of(str(key)) if key is not None else None
             _nav_titles(value, name if isinstance(value, str) else None, titles, budget, depth + 1)
     elif isinstance(entry, str) and title and not _SCHEME.match(entry):
         path = posixpath.normpath(entry.strip().lstrip("/"))
         if path != "." and not path.startswith("../") and path != "..":
             titles.setdefault(path, title)
+
+
+def _text_of(title: str) -> str:
+    """A nav title's text, as Jinja's `striptags` gives it (see module doc)."""
+    if "<" in title:
+        title = _HTML_TAG.sub("", _HTML_COMMENT.sub("", title))
+    return html.unescape(" ".join(title.split())) if "&" in title else " ".join(title.split())
 
 
 class _ConfigLoader(yaml.CSafeLoader):

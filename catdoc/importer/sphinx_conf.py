@@ -29,6 +29,11 @@ and a matching folder is not entered). The extensions are those of `extensions` 
 `extra_extensions=[...]`) and of `app.setup_extension("...")`; suffixes given to
 `app.add_source_suffix(...)` count too. When the extensions are changed in any way that is not
 written out, the suffixes cannot be known and every document suffix counts.
+
+MyST links. MyST-Parser reads a Markdown link whose target starts with a scheme (`name:`) as a
+URL only when `myst_url_schemes` names that scheme (`http`, `https`, `mailto` and `ftp` unless
+written out as a list, tuple, set or dict of names); any other `[](source-files:repository)` is a
+cross-reference to a label or a document. A value not written out leaves MyST-Parser's default.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from catdoc.documents import read_document
+from catdoc.documents import Kind, read_document
 from catdoc.errors import CatDocError
 from catdoc.project import resolve_inside
 
@@ -54,6 +59,9 @@ DEFAULT_SUFFIXES = (".rst",)
 MARKDOWN_PARSERS = frozenset({"myst_parser", "myst_nb", "recommonmark", "sphinx_markdown_parser"})
 """Extensions that make Sphinx build `.md` files."""
 MARKDOWN_SUFFIX = ".md"
+URL_SCHEMES = "myst_url_schemes"
+DEFAULT_URL_SCHEMES = frozenset({"http", "https", "mailto", "ftp"})
+"""MyST-Parser's `myst_url_schemes` when `conf.py` does not write it out."""
 EXCLUDING = ("exclude_patterns", "templates_path", "html_static_path", "html_extra_path")
 """Settings whose patterns Sphinx leaves out of the source files (`env.find_files`)."""
 
@@ -66,6 +74,7 @@ class SphinxConf:
     inventories: frozenset[str] = frozenset()
     suffixes: tuple[str, ...] | None = DEFAULT_SUFFIXES
     exclude: tuple[str, ...] = ()
+    url_schemes: frozenset[str] = DEFAULT_URL_SCHEMES
 
     def excludes(self, rel: str) -> bool:
         """Whether a path relative to the source folder matches a pattern, as Sphinx's
@@ -120,6 +129,15 @@ class SphinxProjects:
         source, conf = found
         return conf.builds(posixpath.relpath(rel, source or "."))
 
+    def myst_url_schemes(self, rel: str, kind: Kind) -> frozenset[str] | None:
+        """The link schemes MyST-Parser reads as URLs in a project-relative Markdown file that a
+        Sphinx project builds (or may build); None for any other file, which MyST-Parser does
+        not read: there a link with a scheme is a URL and `@` keeps CatDoc's meaning."""
+        found = self.of(posixpath.dirname(rel)) if kind == "markdown" else None
+        if found is None or self.builds(rel) is False:
+            return None
+        return found[1].url_schemes
+
     def excludes_folder(self, rel: str) -> bool:
         """Whether a project-relative folder is one Sphinx does not enter (a folder with a
         `conf.py` of its own is another project's source folder, entered all the same)."""
@@ -147,7 +165,7 @@ def read_conf(source: str) -> SphinxConf:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return SphinxConf()
-    return SphinxConf(_inventory_names(tree), _suffixes(tree), _excluded(tree))
+    return SphinxConf(_inventory_names(tree), _suffixes(tree), _excluded(tree), _url_schemes(tree))
 
 
 def _suffixes(tree: ast.Module) -> tuple[str, ...] | None:
@@ -194,6 +212,17 @@ def _suffixes(tree: ast.Module) -> tuple[str, ...] | None:
     if {name.split(".")[0] for name in extensions} & MARKDOWN_PARSERS:
         suffixes.add(MARKDOWN_SUFFIX)
     return tuple(sorted(suffixes))
+
+
+def _url_schemes(tree: ast.Module) -> frozenset[str]:
+    """`myst_url_schemes` as the last top-level assignment that writes it out gives it."""
+    schemes = DEFAULT_URL_SCHEMES
+    for node in tree.body:
+        for target, value, augmented in _assignments(node):
+            written = _suffix_keys(value) if _named(target, URL_SCHEMES) else None
+            if written is not None and not augmented:
+                schemes = frozenset(written)
+    return schemes
 
 
 def _excluded(tree: ast.Module) -> tuple[str, ...]:
