@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import html
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from catdoc.cli import app
 from catdoc.edit.base import MAX_ID_LENGTH, allowed_id
 from catdoc.errors import NOT_FOUND, PATH_OUTSIDE_PROJECT, VALIDATION_ERROR, CatDocError
 from catdoc.importer.files import _excluded
+from catdoc.importer.mkdocs import _text_of
 from catdoc.importer.names import _unique, humanize, slugify
 from catdoc.service import CatDoc
 
@@ -755,3 +758,30 @@ def test_a_titleless_page_keeps_a_dotted_file_name_and_sphinx_only_fields_are_dr
     assert titles["docs/getting-started.rst"] == "Getting started"
     assert project.object_by_id["guide"].metadata == {}
     assert humanize("my_pkg.sub_mod") == "my_pkg.sub_mod" and humanize("v1.2") == "V1.2"
+
+
+_STRIP_COMMENTS = re.compile(r"<!--.*?-->", re.DOTALL)
+_STRIP_TAGS = re.compile(r"<.*?>", re.DOTALL)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["<", "!", "-", ">", "a", " ", "&amp;", "<!--", "-->", "<b>"])))
+def test_a_nav_titles_text_is_markupsafes_striptags(parts: list[str]) -> None:
+    """The one-pass tag and comment removal gives what MarkupSafe's expressions give."""
+    title = "".join(parts)
+    expected = html.unescape(" ".join(_STRIP_TAGS.sub("", _STRIP_COMMENTS.sub("", title)).split()))
+    assert _text_of(title) == expected
+
+
+@pytest.mark.parametrize(
+    ("title", "text"),
+    [
+        ("<!--" * 200_000, "<!--" * 200_000),
+        ("<" * 400_000, "<" * 400_000),
+        ("<a" * 200_000 + ">", ""),
+    ],
+)
+def test_a_nav_title_of_unclosed_tags_is_read_in_linear_time(title: str, text: str) -> None:
+    """MarkupSafe's expressions retry from every `<` with no end after it (a minute for 160 KB
+    of `<!--`); one pass does not."""
+    assert _text_of(title) == text
