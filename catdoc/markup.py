@@ -762,13 +762,15 @@ _ADOC_PREPROCESSOR = ("include::", "ifdef::", "ifndef::", "ifeval::", "endif::")
 next block's."""
 
 
-_ADOC_ID = r"[A-Za-z_:][\w:.-]*"
+_ADOC_ID = r"[A-Za-z_:][\w:.-]{0,255}+"
 _ADOC_INLINE_ID = re.compile(
-    rf"\[\[\[?({_ADOC_ID})(?:,[^\]\n]*)?\]\]\]?"  # [[id]], [[id,reftext]], [[[bib]]]
+    rf"\[\[\[?({_ADOC_ID})(?:,[^\]\n]{{0,500}}+)?\]\]\]?"  # [[id]], [[id,reftext]], [[[bib]]]
     rf"|(?<![\w\\])anchor:({_ADOC_ID})\["  # anchor:id[reftext]
-    r"|\[#([A-Za-z_:][\w:-]*)[^\]\n]*\]#"  # [#id.role]#marked text#
+    r"|\[#([A-Za-z_:][\w:-]{0,255}+)[^\]\n]{0,500}+\]#"  # [#id.role]#marked text#
 )
-"""An anchor inside a line of prose or a title: each names the id an xref may point to."""
+"""An anchor inside a line of prose or a title: each names the id an xref may point to. Ids,
+roles and reference texts are bounded and never given back: a line of many openings with no
+close (`[#a[#a…`, `anchor:a` over and over) would otherwise be scanned to its end from each."""
 _ADOC_SHORTHAND_ID = re.compile(r"[^,#\[\]]*#([A-Za-z_:][\w:-]*)")
 """The id of a block attribute list's shorthand (`[source#id.role%option]`): up to a role."""
 _ADOC_NAMED_ID = re.compile(rf"(?:^|,)[ \t]*id[ \t]*=[ \t]*[\"']?({_ADOC_ID})")

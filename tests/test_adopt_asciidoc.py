@@ -590,3 +590,11 @@ def test_an_antora_yml_that_cannot_be_read_makes_no_component(
     components = AntoraComponents(tmp_path)
     assert components.place("docs/modules/ROOT/pages/index.adoc") is None
     assert components.resolve("docs/modules/ROOT/pages/index.adoc", "setup.adoc") is None
+
+
+@pytest.mark.parametrize("bad", ["[#a", "[[a,", "anchor:a", "anchor:a[", "[#a.b", "[[a"])
+def test_a_line_of_unclosed_anchors_is_read_in_linear_time(bad: str) -> None:
+    """Each opening with no close after it used to be scanned to the line's end (20 s for 120 KB
+    of `[#a`); ids and reference texts are bounded and never given back."""
+    text = "= T\n\n" + bad * 40_000 + "\n\n[[real]]\nText.\n"
+    assert [label for label, _ in labels_of(text, "asciidoc")][-1] == "real"
