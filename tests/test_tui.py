@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.geometry import Region
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Markdown, OptionList, Static
 from textual.widgets.markdown import MarkdownBlock
 from tui_project import copy_example, make_big_project
@@ -482,6 +483,21 @@ def shown_rows(text: Static) -> list[str]:
     return [strip.text[1:].rstrip() for strip in text.render_lines(region)]
 
 
+async def hung_rows(pilot: Pilot[None], text: Static) -> list[str]:
+    """The rows shown once "- Item 7"'s paragraph hangs under its text: on a loaded machine the
+    first rows may still be those of the width the pane had before its layout settled (the
+    widget wraps anew on its resize), so they are looked at again for a while."""
+    for _ in range(100):
+        rows = shown_rows(text)
+        item = next((i for i, row in enumerate(rows) if row.startswith("- Item 7 ")), None)
+        end = next((i for i in range(item or 0, len(rows)) if rows[i].endswith("end")), None)
+        body = rows[item + 1 : end + 1] if item is not None and end is not None else []
+        if body and all(row.startswith("  ") and row[2] != " " for row in body):
+            return rows
+        await pilot.pause(0.05)
+    return shown_rows(text)
+
+
 @anyio
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
 async def test_indented_paragraphs_wrap_under_their_text(
@@ -495,7 +511,7 @@ async def test_indented_paragraphs_wrap_under_their_text(
         await pilot.pause()
         text = app.browser.query_one("#doc-text", Static)
         for width in (size[0], size[0] + 30):  # and wrapped anew at another width
-            rows = shown_rows(text)
+            rows = await hung_rows(pilot, text)
             item = rows.index(next(row for row in rows if row.startswith("- Item 7 ")))
             end = next(i for i in range(item, len(rows)) if rows[i].endswith("end"))
             assert end > item + 1  # one paragraph, wrapped
