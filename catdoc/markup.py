@@ -48,6 +48,10 @@ class Structure:
     names: list[tuple[int, str]] = field(default_factory=list)
     """(line index, name) of each reST or MyST directive's `:name:` option: a target `:ref:`
     names; in AsciiDoc each id an xref may name (`asciidoc_ids`), several to a line maybe."""
+    labels: list[tuple[int, str]] = field(default_factory=list)
+    """(line index, label) of each MyST directive's `:label:` option (`label:` in its YAML
+    block): mystmd's name for a target, which MyST-Parser does not read
+    (`catdoc.importer.mystmd`)."""
     substitutions: dict[str, str] = field(default_factory=dict)
     """reST `.. |name| replace:: text` definitions, by `substitution_key` of the name: what a
     `|name|` in a title or a docinfo field reads as."""
@@ -120,6 +124,8 @@ _MYST_DIRECTIVE = re.compile(r"[ \t]*\{([A-Za-z][\w:+.-]{0,63})\}(?:[ \t]|$)")
 `{.python}` and `{#id}` are Pandoc-style attributes of a code block, not directives."""
 _MYST_NAME = re.compile(r":?name:[ \t]*(.*)$")
 """A MyST directive's `:name:` option (`name:` in its YAML block): a target `{ref}` names."""
+_MYST_LABEL = re.compile(r":?label:[ \t]*(.*)$")
+"""A MyST directive's `:label:` option (`label:` in its YAML block): mystmd's target name."""
 _LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _ADMONITION = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z]")
 """An MkDocs admonition (`!!! note "Title"`, `??? tip`): Markdown indented under it follows."""
@@ -312,6 +318,10 @@ def scan_markdown(lines: list[str]) -> Structure:
                 value = name.group(1).strip().strip("'\"") if name is not None else ""
                 if value:
                     scan.names.append((i, value))
+                label = _MYST_LABEL.match(stripped) if "label" in stripped else None
+                value = label.group(1).strip().strip("'\"") if label is not None else ""
+                if value:
+                    scan.labels.append((i, value))
                 continue
             if top.verbatim:
                 scan.code[i] = True

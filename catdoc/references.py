@@ -27,6 +27,14 @@ label of the project counts too: MyST-Parser looks for it on the page first (the
 label: `self`), then across the project, as for `[](label)`; one that names no label is taken
 for a heading's anchor, no reference. Elsewhere an anchor points into the same page.
 
+A page of a mystmd project (Jupyter Book 2, `catdoc.importer.mystmd`) is read as mystmd reads
+it: `@label` is a reference to the target `label` (its own page's first, then any page's, as
+`[](#label)`), and an `@x` that names no target is a citation of a bibliography entry, no
+reference (one that names an object id still is CatDoc's `@id`); an anchor link names a target
+anywhere in the project; a link with a scheme counts only when it names a target (mystmd's
+legacy `[](label)`) or another MyST project (`xref:guide/page`, `external` when the project's
+`references:` lists `guide`); a `#id` counts only when written the CatDoc way.
+
 An AsciiDoc cross reference in a page of an Antora component names a resource by its resource
 id (`xref:admin:setup.adoc[]`, `xref:shop::index.adoc#pay[]`: `catdoc.antora`), not a path.
 
@@ -75,6 +83,8 @@ MYST_NOT_DOCUMENTS = frozenset({"inv", "path"})
 _MARKDOWN_LINKS = ("markdown", "text")
 """The kinds whose `[text](target)` links are read (an AsciiDoc `xref:ops:run.adoc[]` names an
 Antora resource, reported as written)."""
+MYSTMD_XREF = "xref"
+"""mystmd's scheme for a page or target of another MyST project (`xref:guide/page#label`)."""
 MYST_PROJECT = "project:"
 """MyST-Parser's scheme for a path in the project (`[](project:usage.md)`)."""
 _FIRST_WORD = re.compile(r"[^-_.\d]*")
@@ -111,6 +121,9 @@ class Known:
     structure: Structure | None = None
     included_files: tuple[str, ...] = ()
     """The files it includes (project-relative): an AsciiDoc xref to one is internal."""
+    tool_labels: tuple[str, ...] = ()
+    """Labels its docs tool gives it beyond those `labels_of` reads (a mystmd page's `:label:`
+    options), normalised."""
 
 
 @dataclass
@@ -165,7 +178,7 @@ class Resolver:
             if doc.text is not None and may_define_labels(doc.text, doc.kind):
                 for label, _line in labels_of(doc.text, doc.kind, doc.structure):
                     found.labels.setdefault(label, set()).add(doc.object_id)
-            for label in doc.included_labels:
+            for label in (*doc.included_labels, *doc.tool_labels):
                 found.labels.setdefault(label, set()).add(doc.object_id)
             if doc.path and doc.included_files and doc.kind == "asciidoc":
                 stems = frozenset(posixpath.splitext(rel)[0] for rel in doc.included_files)
@@ -188,27 +201,36 @@ class Resolver:
         *,
         myst: frozenset[str] | None = None,
         rendered: bool = False,
+        mystmd: bool = False,
     ) -> bool:
         """Whether the reference (in a document of `kind` at `source_path`) names a document at
         all: a role or a header field only when it is configured, an `@id` mention only when it
         names an object or is written as an id, a link with a scheme only where MyST-Parser
         reads it as no URL, a link to an AsciiDoc id only when another document defines it (see
         the module). `myst` is given for a document MyST-Parser reads: the schemes it takes for
-        URLs; `rendered` says another docs tool (MkDocs) renders it."""
+        URLs; `rendered` says another docs tool (MkDocs) renders it; `mystmd` that it is a page
+        of a mystmd project (see the module)."""
+        mystmd = mystmd and kind == "markdown"
         if ref.kind == "link" and ref.target.startswith(ANCHOR):
             if kind in _MARKDOWN_LINKS:
-                return myst is not None and normalize_label(ref.target[1:]) in self.labels
+                known = normalize_label(ref.target[1:]) in self.labels
+                return (myst is not None or mystmd) and known
             owners = self.labels.get(normalize_label(ref.target[1:]), set())
             return bool(owners) and self.paths.get(source_path) not in owners
         if ref.kind == "object":
-            if ref.target in self.ids:
+            if ref.target in self.ids or (mystmd and normalize_label(ref.target) in self.labels):
                 return True
+            if mystmd:
+                return False  # a citation of a bibliography entry
             if kind == "markdown" and myst is None and not rendered:
                 return ref.target == ref.target.lower()
             return self._id_like(ref.target)
         if ref.kind == "morphism":
-            return (myst is None and not rendered) or written_as_id(ref.target)
+            return (myst is None and not rendered and not mystmd) or written_as_id(ref.target)
         if ref.kind == "link" and kind in _MARKDOWN_LINKS and (scheme := _SCHEME.match(ref.target)):
+            if mystmd:
+                known = normalize_label(ref.target) in self.labels
+                return scheme.group(1) == MYSTMD_XREF or known
             return myst is not None and scheme.group(1) not in myst | MYST_NOT_DOCUMENTS
         rules = self._rules(ref)
         return rules is None or ref.role in rules
@@ -253,10 +275,14 @@ class Resolver:
         """The object id the reference names, or None (unresolved or ambiguous)."""
         return sole(self.matches(source_path, ref))
 
-    def matches(self, source_path: str, ref: Reference) -> set[str]:
+    def matches(self, source_path: str, ref: Reference, *, mystmd: bool = False) -> set[str]:
         """Every object id the reference may name: one when it resolves, several when it is
-        ambiguous (a label two documents define, a wiki name or role target two share)."""
+        ambiguous (a label two documents define, a wiki name or role target two share). In a
+        page of a mystmd project (`mystmd`) an `@label` names its target first, as `[](#label)`
+        does."""
         if ref.kind == "object":
+            if mystmd and normalize_label(ref.target) in self.labels:
+                return self._anchor(source_path, ref.target)
             return {ref.target} if ref.target in self.ids else set()
         if ref.kind == "link":
             if ref.target.startswith(ANCHOR):
@@ -387,4 +413,4 @@ def _some(hit: str | None) -> set[str]:
     return {hit} if hit is not None else set()
 
 
-__all__ = ["ANCHOR", "LINKS", "Known", "Resolver", "sole"]
+__all__ = ["ANCHOR", "LINKS", "MYSTMD_XREF", "Known", "Resolver", "sole"]

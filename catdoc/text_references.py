@@ -47,11 +47,18 @@ for, an image's alt text, a Markdown page's HTML `<a href>…</a>` on one line, 
 `xref:a.adoc[@x]` and `https://x.org[@x]`): the link is the reference, or for a URL none.
 
 **A Markdown link with a scheme but no `//`** (`[](source-files:repository)`, `[](project:a.md)`,
-`[](mailto:x@y.org)`) is returned as written, less its `#fragment`: MyST-Parser reads it as a
-label or a document unless its scheme is one of the URL schemes it is configured with, which the
-resolver knows (`Resolver.counts`); elsewhere it is a URL and does not count. So is a link to an
-anchor (`[](#known-limitations)`), as written: MyST-Parser resolves one that names nothing of
-its own page as a label of the project; elsewhere it points into the same page.
+`[](mailto:x@y.org)`), also written as an autolink (`<project:a.md>`, `<xref:guide/page>`), is
+returned as written, less its `#fragment`: MyST-Parser reads it as a label or a document unless
+its scheme is one of the URL schemes it is configured with, which the resolver knows
+(`Resolver.counts`); elsewhere it is a URL and does not count. So is a link to an anchor
+(`[](#known-limitations)`), as written: MyST-Parser resolves one that names nothing of its own
+page as a label of the project; elsewhere it points into the same page. `project:#label` is
+the anchor `#label`, a target anywhere in the project.
+
+**mystmd's citations.** In a page of a mystmd project (`extract_references(citations=True)`)
+an `@` mention is read as mystmd reads a citation: after no letter, digit or `.`, a label that
+may hold `:`, `/`, `.` and more but ends in a word character (`@code:ast`, `@fig:mountains.` is
+`fig:mountains`); the resolver tells a target's label from a bibliography key.
 
 Every role is returned with its name (`role`, lower-cased, domain kept: `py:class`) and its
 target as Sphinx reads it: the explicit title removed up to the final `<…>` (`:doc:`Read this
@@ -154,7 +161,15 @@ _NOT_AFTER = r"[\w@#&./:+=\\`-]"
 # nor may a word, `/`, `@`, `#` or `:` and more (`@bitbucket:ned/repo`, a shorthand) follow it
 _OBJECT_REF = re.compile(r"@(?<!" + _NOT_AFTER + r"@)" + _ID + r"(?![\w/@#]|:[^\s:])")
 _MORPHISM_REF = re.compile(r"#(?<!" + _NOT_AFTER + r"#)" + _ID + r"(?![\w/@#]|:[^\s:])")
+_CITATION = re.compile(r"(?<![A-Za-z0-9.])@([\w](?:[\w:.#$%&+?<>~/-]*\w)?)", re.ASCII)
+"""An `@label` as mystmd reads a citation (markdown-it-myst's `inText`): after no letter, digit
+or `.`, a label of word characters and `:.#$%&-+?<>~/`, ending in a word character
+(`@code:ast.` is `code:ast`)."""
+_AUTOLINK = re.compile(r"<()()([a-zA-Z][a-zA-Z0-9+.-]*:[^\s<>]*)>")
+"""A Markdown autolink (`<project:#label>`, `<xref:guide/page>`, `<https://…>`): the groups
+`_link` reads, its destination the third."""
 _HEX = re.compile(r"[0-9A-Fa-f]+")
+MYST_PROJECT_SCHEME = "project:"
 _ATTR = r"""(?:[#.][^\s{}"'=#.][^\s{}"'=]*|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'}]+))"""
 _ATTR_BLOCK = re.compile(r"\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}")
 """An attribute list (`## Title { #anchor .class }`, `{: #id }`: Python-Markdown's attr_list,
@@ -236,12 +251,15 @@ def extract_references(
     kind: Kind = "markdown",
     fields: Collection[str] = (),
     structure: Structure | None = None,
+    citations: bool = False,
 ) -> list[Reference]:
     """The references of a whole document, in text order by line (see module doc); with them,
     in reST and plain text, the values of the opening RFC 2822 header block's `fields` (lower
     case names; a PEP's `Requires: 484, 526` gives two `field` references named `requires`).
-    `structure` is the text's body as `scan_structure` reads it, when the caller has it."""
-    return [found.ref for found in _find(text, kind, fields, structure)]
+    `structure` is the text's body as `scan_structure` reads it, when the caller has it. With
+    `citations` (a page of a mystmd project) a Markdown `@` mention is read as mystmd reads a
+    citation (see module doc)."""
+    return [found.ref for found in _find(text, kind, fields, structure, citations)]
 
 
 def labels_of(text: str, kind: Kind, structure: Structure | None = None) -> list[tuple[str, int]]:
@@ -314,12 +332,17 @@ def rename_mentions(
 
 # ---------------------------------------------------------------------------------- scanning
 def _find(
-    text: str, kind: Kind, fields: Collection[str] = (), structure: Structure | None = None
+    text: str,
+    kind: Kind,
+    fields: Collection[str] = (),
+    structure: Structure | None = None,
+    citations: bool = False,
 ) -> list[_Found]:
     lines, offset = body_lines(text, kind)
     rfc2822 = fields and kind in ("rst", "text")
     headers = _header_references(lines, offset, fields) if rfc2822 else []
-    return headers + _find_body(lines, offset, kind, _structure(lines, kind, structure))
+    scan = _structure(lines, kind, structure)
+    return headers + _find_body(lines, offset, kind, scan, citations)
 
 
 def _structure(lines: list[str], kind: Kind, given: Structure | None) -> Structure:
@@ -343,7 +366,9 @@ def _header_references(lines: list[str], offset: int, fields: Collection[str]) -
     return found
 
 
-def _find_body(lines: list[str], offset: int, kind: Kind, structure: Structure) -> list[_Found]:
+def _find_body(
+    lines: list[str], offset: int, kind: Kind, structure: Structure, citations: bool = False
+) -> list[_Found]:
     code = structure.code
     skip = _decorator_lines(lines)
     for i, is_code in enumerate(code):
@@ -361,7 +386,7 @@ def _find_body(lines: list[str], offset: int, kind: Kind, structure: Structure) 
     elif kind == "asciidoc":
         found = _find_asciidoc(lines, offset, skip, _adoc_own(structure))
     else:
-        found = _find_lines(lines, offset, skip, kind)
+        found = _find_lines(lines, offset, skip, kind, citations)
     return sorted(found + entries, key=lambda f: f.ref.line) if entries else found
 
 
@@ -472,10 +497,14 @@ def _decorator_lines(lines: list[str]) -> list[bool]:
     return flags
 
 
-def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> list[_Found]:
+def _find_lines(
+    lines: list[str], offset: int, skip: list[bool], kind: Kind, citations: bool = False
+) -> list[_Found]:
     """Markdown and plain text, line by line (their inline markup does not span lines here, but
-    for the end of a link whose text began on an earlier line)."""
+    for the end of a link whose text began on an earlier line); `citations` reads `@` as
+    mystmd does."""
     strict = kind != "markdown"
+    citations = citations and not strict
     defined = _defined_labels(lines, skip)
     found: list[_Found] = []
     for i, line in enumerate(lines):
@@ -507,6 +536,8 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
             if defined and "[" in line:
                 line = _SHORTCUT.sub(partial(_shortcut, defined=defined), line)
         if not strict and "<" in line:
+            if ":" in line:
+                line = _AUTOLINK.sub(partial(_link, found=found, line=number), line)
             if "</" in line:
                 line = _HTML_LINK.sub(partial(_html_tag, found=found, line=number), line)
             line = _HTML_TAG.sub(partial(_html_tag, found=found, line=number), line)
@@ -514,7 +545,7 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
             line = _URL.sub(_blank, line)
         if not strict and "{" in line:
             line = _ATTR_BLOCK.sub(_blank, line)
-        for ref_kind, match in _mentions(line, strict):
+        for ref_kind, match in _mentions(line, strict, citations):
             found.append(_mention(ref_kind, match.group(1), number, match.start(1)))
     return found
 
@@ -830,13 +861,17 @@ def _rst_label(target: re.Match[str], following: str) -> str | None:
     return name
 
 
-def _mentions(text: str, strict: bool) -> list[tuple[RefKind, re.Match[str]]]:
+def _mentions(
+    text: str, strict: bool, citations: bool = False
+) -> list[tuple[RefKind, re.Match[str]]]:
     """The `@id` (object) and `#id` (morphism) mentions of a masked text; `strict` in reST and
-    plain text (the CatDoc way, see module doc)."""
+    plain text (the CatDoc way, see module doc); with `citations`, `@` as mystmd reads it."""
     out: list[tuple[RefKind, re.Match[str]]] = []
     for sigil, pattern, kind in _MENTION_PATTERNS:
         if sigil not in text:
             continue
+        if citations and sigil == "@":
+            pattern = _CITATION
         for match in pattern.finditer(text):
             ident = match.group(1)
             if _has_letter(ident) and (not strict or _catdoc_way(ident, text, match.end())):
@@ -896,7 +931,10 @@ def _markdown_target(dest: str) -> str | None:
         return unquote(dest) if len(dest) > 1 else None
     if not _NO_AUTHORITY.match(dest):
         return None
-    written = unquote(dest.split("#", 1)[0])
+    written, _, fragment = dest.partition("#")
+    if written == MYST_PROJECT_SCHEME and fragment:
+        return "#" + unquote(fragment)  # a target anywhere in the project, as `#target`
+    written = unquote(written)
     return None if written.endswith(":") else written
 
 

@@ -439,6 +439,126 @@ def test_a_mention_in_a_page_of_an_mkdocs_project_must_look_like_an_id(
     }
 
 
+MYSTMD = {
+    "book/myst.yml": (
+        "version: 1\nproject:\n  references:\n    guide: https://mystmd.org/guide\n"
+        "  toc:\n    - file: index.md\n"
+    ),
+    "book/index.md": (
+        "# Book\n\nSee the screenshot in @shot, the AST in @code:ast. and the\n"
+        "[tutorial](#tutorial:new-file), <project:#known-limitations>, [](code:ast).\n"
+        "Cited: @doe2020 and [@smith; @shot], mail me@x.org, not `@code:ast`.\n\n"
+        "```{figure} shot.png\n:label: shot\n\nThe template.\n```\n"
+    ),
+    "book/tutorial.md": (
+        "# Tutorial\n\n(tutorial:new-file)=\n## New file\n\n```{code} python\n"
+        ":label: code:ast\nprint()\n```\n\nBack to @shot; see #faq.\n"
+    ),
+    "book/faq.md": "# FAQ\n\n(known-limitations)=\n## Known limitations\n",
+    "book/links.md": (
+        "# Links\n\nSee [](xref:guide/frontmatter), <xref:guide#footnotes>,\n"
+        "[](xref:other/page), [](wiki:Book), [](doi:10.1/x) and [](https://x.org).\n"
+    ),
+    "notes/plain.md": "# Plain\n\nSee @shot, [](xref:guide/frontmatter) and [](#shot).\n",
+}
+
+
+def test_an_at_label_in_a_mystmd_page_names_its_target(bare: CatDoc, tmp_path: Path) -> None:
+    """mystmd reads `@x` as a citation that becomes a cross-reference when `x` names a target
+    (jupyter-book's `export-pdfs.md`: `@template-screenshot`, `@code:ast` in `plugins/ast.md`);
+    one that names none is a bibliography key, no reference. Outside a mystmd project `@shot`
+    stays CatDoc's `@id`."""
+    write_tree(tmp_path, MYSTMD)
+    result = bare.import_documents(["book", "notes"], link=True, category="book")
+    mentions = {
+        (r["source"], r["target"], r["line"]): r["status"]
+        for r in result.references
+        if r["kind"] in ("object", "morphism")
+    }
+    assert mentions == {
+        ("index", "shot", 3): "self",  # a `:label:` option of its own page
+        ("index", "code:ast", 3): "linked",  # `:` inside, `.` after: mystmd's label
+        ("index", "shot", 5): "self",  # `[@smith; @shot]`: `smith` is a citation
+        ("tutorial", "shot", 11): "linked",  # a target of another page
+        ("plain", "shot", 3): "unresolved",  # no mystmd project: CatDoc's `@id`
+    }
+
+
+def test_a_mystmd_anchor_link_finds_a_label_anywhere_in_the_project(
+    bare: CatDoc, tmp_path: Path
+) -> None:
+    """`[](#label)`, `<project:#label>` and mystmd's legacy `[](label)` name a target on any
+    page of the project (jupyter-book's `resources/upgrade.md` → `faq.md`)."""
+    write_tree(tmp_path, MYSTMD)
+    result = bare.import_documents(["book", "notes"], link=True, category="book")
+    links = {
+        (r["source"], r["target"]): (r["status"], r["resolved"])
+        for r in result.references
+        if r["kind"] == "link" and not r["target"].startswith("xref:")
+    }
+    assert links == {
+        ("index", "#tutorial:new-file"): ("linked", "tutorial"),
+        ("index", "#known-limitations"): ("linked", "faq"),
+        ("index", "code:ast"): ("linked", "tutorial"),
+    }  # `wiki:`, `doi:` and URLs name no page; outside the project `[](#shot)` is no reference
+
+
+def test_a_mystmd_xref_to_a_listed_project_is_external(bare: CatDoc, tmp_path: Path) -> None:
+    """`xref:guide/page` names a page of another MyST project that `myst.yml`'s `references:`
+    lists: a link out by design, as an intersphinx inventory's role (jupyter-book's 119)."""
+    write_tree(tmp_path, MYSTMD)
+    result = bare.import_documents(["book", "notes"], link=True, category="book")
+    xrefs = {
+        (r["source"], r["target"]): r["status"]
+        for r in result.references
+        if r["target"].startswith("xref:")
+    }
+    assert xrefs == {
+        ("links", "xref:guide/frontmatter"): "external",
+        ("links", "xref:guide"): "external",  # the autolink, less its `#footnotes`
+        ("links", "xref:other/page"): "unresolved",  # no such project listed
+    }
+
+
+def test_a_myst_yml_without_a_project_makes_no_mystmd_project(bare: CatDoc, tmp_path: Path) -> None:
+    """A `myst.yml` that configures only a site, or that is no YAML, makes no mystmd project:
+    its Markdown is CatDoc's own, where `@shot` is an id."""
+    write_tree(
+        tmp_path,
+        {
+            "site/myst.yml": "version: 1\nsite:\n  template: book-theme\n",
+            "site/page.md": "# Page\n\nSee @shot.\n\n```{figure} a.png\n:label: shot\n```\n",
+            "broken/myst.yml": "project: [\n",
+            "broken/page.md": "# Broken\n\nSee @shot.\n",
+        },
+    )
+    result = bare.import_documents(["site", "broken"], link=True, category="book")
+    assert {(r["path"], r["status"]) for r in result.references} == {
+        ("site/page.md", "unresolved"),
+        ("broken/page.md", "unresolved"),
+    }
+
+
+def test_a_myst_autolink_with_a_scheme_is_a_link(bare: CatDoc, tmp_path: Path) -> None:
+    """MyST-Parser reads `<project:usage.md>` and `<project:#target>` as `[](project:…)`; in
+    CatDoc's own Markdown an autolink is a URL."""
+    write_tree(tmp_path, MYST_SCHEMES)
+    write_tree(
+        tmp_path,
+        {
+            "book/auto.md": "# Auto\n\n<project:usage.md>, <project:#known-limitations>.\n",
+            "plain/auto.md": "# Auto\n\n<project:usage.md>, <vscode:x>.\n",
+        },
+    )
+    result = bare.import_documents(["book", "plain"], link=True, category="book")
+    refs = result.references
+    autos = {(r["path"], r["target"]): r["status"] for r in refs if "auto" in r["path"]}
+    assert autos == {
+        ("book/auto.md", "project:usage.md"): "linked",
+        ("book/auto.md", "#known-limitations"): "linked",
+    }
+
+
 def test_references_in_a_myst_directives_body_are_read(bare: CatDoc, tmp_path: Path) -> None:
     """Black's docs/index.md: a link in an `{admonition}` and a `{doc}` role in a `{note}`."""
     write_tree(

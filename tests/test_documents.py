@@ -341,7 +341,11 @@ def test_a_markdown_link_with_a_scheme_is_left_to_the_resolver() -> None:
     """Whether `[](name:rest)` is a URL depends on the document's reader: MyST-Parser in a
     Sphinx project takes it for a label unless `myst_url_schemes` names the scheme."""
     text = "[m](mailto:a@b.c), [](source-files:repo#x), [](<project:#here>), [](ftp://x/a:b)"
-    assert refs(text) == [("link", "mailto:a@b.c", 1), ("link", "source-files:repo", 1)]
+    assert refs(text) == [
+        ("link", "mailto:a@b.c", 1),
+        ("link", "source-files:repo", 1),
+        ("link", "#here", 1),  # MyST's target `here` anywhere in the project, as `#here`
+    ]
     assert refs("[anchor](#install) and [none](#)") == [("link", "#install", 1)]
     resolver = Resolver.build([], ImportConfig())
     assert not resolver.counts(Reference("link", "#install", 1), "markdown")  # in the page
@@ -584,3 +588,34 @@ def test_rename_mentions_touches_references_only() -> None:
     out = rename_mentions(text, "req-a", "req-z")
     assert out == text.replace("id: req-a", "id: req-z").replace("See @req-a,", "See @req-z,")
     assert rename_mentions("Uses #m-1 here.", "m-1", "m-2", sigil="#") == "Uses #m-2 here."
+
+
+_LABEL_TAIL = st.text(alphabet="abcXYZ019_:.#$%&+?<>~/-", max_size=12)
+
+
+@given(
+    st.sampled_from("aZ0_"),
+    _LABEL_TAIL,
+    st.sampled_from(["", ".", ",", ":", ")", "!", " and", "/"]),
+)
+@settings(max_examples=200, deadline=None)
+def test_a_mystmd_citation_is_its_label_up_to_its_last_word_character(
+    first: str, tail: str, after: str
+) -> None:
+    """mystmd's citation label (markdown-it-myst's `inText`) runs over `:./#…` but ends at a word
+    character: `@code:ast.` cites `code:ast`, whatever punctuation follows."""
+    label = first + tail
+    while label and not (label[-1].isascii() and (label[-1].isalnum() or label[-1] == "_")):
+        label = label[:-1]
+    text = f"See @{label}{after}\n"
+    refs = extract_references(text, citations=True)
+    objects = [r.target for r in refs if r.kind == "object"]
+    has_letter = any(c.isalpha() for c in label)
+    assert objects == ([label] if has_letter else [])
+
+
+def test_a_mystmd_citation_is_read_only_where_mystmd_reads_one() -> None:
+    text = "Mail me@x.org, v1.@x, `@code:ast` and [@a; @b:c].\n"
+    refs = extract_references(text, citations=True)
+    assert [r.target for r in refs if r.kind == "object"] == ["a", "b:c"]
+    assert [r.target for r in extract_references(text) if r.kind == "object"] == ["a"]

@@ -685,6 +685,59 @@ def test_titles_in_an_mkdocs_project_come_as_mkdocs_gives_them(tmp_path: Path) -
     assert titles["site-src/api/util.md"] == "demo.\u200butil"
 
 
+MYSTMD_TREE = {
+    "book/myst.yml": (
+        "version: 1\nproject:\n  toc:\n    - file: index.md\n      title: User Guide\n"
+        "    - title: Part\n      children:\n        - file: guide/intro.md\n"
+        "          title: Getting Started\n        - file: guide/plain\n          title: Plain\n"
+        "        - file: ../outside.md\n          title: Not this\n"
+        "    - file: notes.md\n      title: Nav Notes\n"
+    ),
+    "book/index.md": "---\ntitle: Jupyter Book User Guide\n---\nWelcome.\n",
+    "book/guide/intro.md": "Prose first.\n\n## Steps\n\n## More\n",
+    "book/guide/plain.md": "Text.\n",
+    "book/notes.md": "# Notes heading\n\nText.\n",
+    "outside.md": "Text.\n",
+    "docs/.keep": "",
+}
+
+
+def test_titles_in_a_mystmd_project_come_as_mystmd_shows_them(tmp_path: Path) -> None:
+    """mystmd titles a page by its front matter, then its heading, and only then by its `toc`
+    entry in `myst.yml` (jupyter-book's `index.md`, `title: User Guide` in the toc, is
+    "Jupyter Book User Guide"); a `file:` outside the config's folder is not read."""
+    svc = make_project(tmp_path, MYSTMD_TREE)
+    svc.import_documents(["book", "outside.md"])
+    titles = {o.path: o.title for o in CatDoc(tmp_path).project().object_by_id.values()}
+    assert titles["book/index.md"] == "Jupyter Book User Guide"  # front matter wins
+    assert titles["book/guide/intro.md"] == "Getting Started"  # no title of its own
+    assert titles["book/guide/plain.md"] == "Plain"  # a toc `file:` without its suffix
+    assert titles["book/notes.md"] == "Notes heading"  # its heading wins over the toc
+    assert titles["outside.md"] == "Outside"
+
+
+def test_a_mystmd_project_is_the_nearest_myst_yml_with_a_project(tmp_path: Path) -> None:
+    from catdoc.importer.mystmd import MystProjects
+
+    tree = {
+        "a/myst.yml": "version: 1\nproject:\n  references:\n    guide: https://x.org\n",
+        "a/site/myst.yml": "version: 1\nsite:\n  template: book-theme\n",  # no project
+        "a/site/page.md": "",
+        "b/myst.yml": "project: &p\n  toc: [*p]\n",  # a toc that holds itself
+        "c/myst.yml": "- not a mapping\n",
+    }
+    for rel, text in tree.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    books = MystProjects(tmp_path)
+    found = books.of("a/site/page.md")
+    assert found is not None and found.folder == "a" and found.references == {"guide"}
+    self_holding = books.of("b/x.md")
+    assert self_holding is not None and self_holding.titles == {}
+    assert books.of("c/x.md") is None
+    assert books.of("x.md") is None
+
+
 def test_mkdocs_configs_that_inherit_or_cannot_be_read(tmp_path: Path) -> None:
     tree = {
         "a/base.yml": "docs_dir: pages\nnav:\n  - Base title: x.md\n",

@@ -23,9 +23,16 @@ _CREATED_KEYS = ("created", "date")
 _UPDATED_KEYS = ("updated", "lastmod", "last_modified", "modified")
 
 
-def _fields(doc: _Doc, domain: str | None, page: MkDocsPage | None = None) -> dict[str, Any]:
+def _fields(
+    doc: _Doc,
+    domain: str | None,
+    page: MkDocsPage | None = None,
+    toc_title: str | None = None,
+) -> dict[str, Any]:
     """The object's fields (on-disk keys, file order) from front matter, text and options;
-    `page` when the document is a page of an MkDocs project (its title may come from there)."""
+    `page` when the document is a page of an MkDocs project (its title may come from there);
+    `toc_title` the title a mystmd project's `toc` gives it, which mystmd shows only where the
+    page has no title of its own (`catdoc.importer.mystmd`)."""
     meta = {**text_metadata(doc.front.body, doc.kind), **doc.front.meta}
     consumed = {"id", "title"}
     fields: dict[str, Any] = {"id": doc.object_id}
@@ -34,7 +41,7 @@ def _fields(doc: _Doc, domain: str | None, page: MkDocsPage | None = None) -> di
     title = document_title(
         meta,
         doc.front.body,
-        fallback,
+        toc_title or fallback,
         kind=doc.kind,
         nav_title=page.nav_title if page is not None else None,
         mkdocs_meta=page is not None and doc.front.body_start_line == 1,

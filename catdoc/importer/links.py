@@ -33,16 +33,17 @@ from catdoc.documents import (
     normalize_label,
     read_object_text,
     sniff_kind,
+    structure_of,
 )
 from catdoc.errors import CatDocError
 from catdoc.importer.files import _Doc
+from catdoc.importer.mystmd import MystProject, labels
 from catdoc.importer.names import _unique, slugify
 from catdoc.importer.planner import _Planner
 from catdoc.importer.sphinx_conf import SphinxProjects
 from catdoc.includes import IncludeReader
 from catdoc.model import DEFAULT_FIELDS, Morphism
-from catdoc.project import Project
-from catdoc.references import ANCHOR, Known, Resolver, sole
+from catdoc.references import ANCHOR, MYSTMD_XREF, Known, Resolver, sole
 
 
 def _link_references(
@@ -60,10 +61,17 @@ def _link_references(
     imported = {item.object_id for item in planner.items if item.action != "skipped"}
     docs = [d for d in docs if d.object_id in imported]
     fields = planner.project.config.import_.field_rules
+    books = planner.mystmd
     found = [
         (
             doc,
-            extract_references(doc.text, kind=doc.kind, fields=fields, structure=doc.structure)
+            extract_references(
+                doc.text,
+                kind=doc.kind,
+                fields=fields,
+                structure=doc.structure,
+                citations=doc.kind == "markdown" and books.of(doc.rel) is not None,
+            )
             + doc.included.references,
         )
         for doc in docs
@@ -81,10 +89,13 @@ def _link_references(
         related: dict[str, str] = {}  # target object → its category
         myst = sphinx.myst_url_schemes(doc.rel, doc.kind)
         rendered = planner.mkdocs.page(doc.rel) is not None
+        book = books.of(doc.rel) if doc.kind == "markdown" else None  # mystmd reads Markdown
         for ref in resolver.expanded(doc.rel, refs):
-            if not resolver.counts(ref, doc.kind, doc.rel, myst=myst, rendered=rendered):
+            if not resolver.counts(
+                ref, doc.kind, doc.rel, myst=myst, rendered=rendered, mystmd=book is not None
+            ):
                 continue
-            entry = _entry(planner, resolver, sphinx, doc, ref)
+            entry = _entry(planner, resolver, sphinx, book, doc, ref)
             out.append(entry)
             target = entry["resolved"]
             if entry["kind"] == "morphism" or target is None:
@@ -123,6 +134,7 @@ def _resolver(
     its includer's only."""
     project = planner.project
     docs = [doc for doc, _ in found]
+    books = {d.rel for d in docs if d.kind == "markdown" and planner.mystmd.of(d.rel)}
     mine = [
         Known(
             d.object_id,
@@ -133,6 +145,7 @@ def _resolver(
             tuple(d.included.labels),
             d.structure,
             tuple(d.included.files),
+            labels(d.structure) if d.rel in books and d.rel not in fragments else (),
         )
         for d in docs
     ]
@@ -142,9 +155,10 @@ def _resolver(
         (
             (ref.kind == "role" and ref.role in label_roles)
             or (ref.kind == "link" and ref.target.startswith(ANCHOR))
+            or (ref.kind == "object" and doc.rel in books and ref.target not in resolver.ids)
         )
         and normalize_label(ref.target.strip().removeprefix(ANCHOR)) not in resolver.labels
-        for _, refs in found
+        for doc, refs in found
         for ref in refs
     )
     imported = {d.object_id for d in docs}
@@ -155,7 +169,7 @@ def _resolver(
             obj.path,
             obj.title,
             *(
-                _labelled_text(project, obj, rel_of.get(obj.id), reader, fragments)
+                _labelled_text(planner, obj, rel_of.get(obj.id), reader, fragments)
                 if wanted and obj.id not in imported
                 else ()
             ),
@@ -166,18 +180,19 @@ def _resolver(
 
 
 def _labelled_text(
-    project: Project,
+    planner: _Planner,
     obj: Any,
     rel: str | None,
     reader: IncludeReader,
     fragments: Collection[str],
 ) -> tuple[str | None, Kind, tuple[str, ...]] | tuple[()]:
-    """(text, kind, labels of the files it includes) of an object's document at `rel` (its
-    project-relative path) when it may define labels, else nothing (a file that cannot be read
-    defines none). The text is left out of a fragment: its labels are its includer's. The
-    included files' references are not read: only labels are wanted of an earlier document."""
+    """(text, kind, labels of the files it includes and, for a page of a mystmd project, of its
+    `:label:` options) of an object's document at `rel` (its project-relative path) when it
+    may define labels, else nothing (a file that cannot be read defines none). The text is left
+    out of a fragment: its labels are its includer's. The included files' references are not
+    read: only labels are wanted of an earlier document."""
     try:
-        text = read_object_text(project.root, obj)
+        text = read_object_text(planner.project.root, obj)
     except CatDocError:
         return ()
     if not text:
@@ -185,23 +200,32 @@ def _labelled_text(
     kind: Kind = sniff_kind(obj.path, text) if obj.path else "markdown"
     own = may_define_labels(text, kind) and rel not in fragments
     included = tuple(reader.of(rel, text, kind, references=False).labels) if rel else ()
+    mystmd = kind == "markdown" and rel and "label:" in text and planner.mystmd.of(rel)
+    if mystmd and rel not in fragments:
+        included += labels(structure_of(text, kind))
     if not own and not included:
         return ()
     return (text if own else None), kind, included
 
 
 def _entry(
-    planner: _Planner, resolver: Resolver, sphinx: SphinxProjects, doc: _Doc, ref: Any
+    planner: _Planner,
+    resolver: Resolver,
+    sphinx: SphinxProjects,
+    book: MystProject | None,
+    doc: _Doc,
+    ref: Any,
 ) -> dict[str, Any]:
     """What a reference points at, and the category that holds it (None when unresolved); the
-    objects it may mean when it names several (`ambiguous`)."""
+    objects it may mean when it names several (`ambiguous`). `book` is the mystmd project the
+    document is a page of."""
     project = planner.project
     candidates: list[str] = []
     if ref.kind == "morphism":
         target = ref.target if ref.target in project.morphism_by_id else None
         category = project.category_of_morphism.get(target) if target else None
     else:
-        matches = resolver.matches(doc.rel, ref)
+        matches = resolver.matches(doc.rel, ref, mystmd=book is not None)
         target = sole(matches)
         candidates = sorted(matches) if len(matches) > 1 else []
         category = (
@@ -218,7 +242,9 @@ def _entry(
         "target": ref.target,
         "resolved": target,
         "category": category,
-        "status": "exists" if target else _unmatched(resolver, sphinx, doc.rel, ref, candidates),
+        "status": "exists"
+        if target
+        else _unmatched(resolver, sphinx, book, doc.rel, ref, candidates),
         "morphism": None,
         "candidates": candidates,
     }
@@ -227,6 +253,7 @@ def _entry(
 def _unmatched(
     resolver: Resolver,
     sphinx: SphinxProjects,
+    book: MystProject | None,
     source_path: str,
     ref: Reference,
     candidates: list[str],
@@ -235,7 +262,7 @@ def _unmatched(
     PEP or RFC on the web), a page Sphinx generates, or nothing known."""
     if candidates:
         return "ambiguous"
-    if _external(resolver, ref, sphinx, source_path):
+    if _external(resolver, ref, sphinx, source_path) or _xref(book, ref):
         return "external"
     if _generated(resolver, ref, source_path):
         return "generated"
@@ -260,6 +287,15 @@ def _external(resolver: Resolver, ref: Reference, sphinx: SphinxProjects, source
         return False
     prefix = ref.target.split(":", 1)[0].strip()
     return bool(prefix) and prefix in sphinx.inventories(posixpath.dirname(source_path))
+
+
+def _xref(book: MystProject | None, ref: Reference) -> bool:
+    """Whether a link in a page of a mystmd project names a page of another MyST project its
+    `references:` lists (`xref:guide/page`, `xref:guide#label`)."""
+    if book is None or ref.kind != "link":
+        return False
+    scheme, _, rest = ref.target.partition(":")
+    return scheme == MYSTMD_XREF and rest.split("/", 1)[0] in book.references
 
 
 SPHINX_PAGES = frozenset({"genindex", "modindex", "py-modindex", "search"})

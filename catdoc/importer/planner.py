@@ -14,6 +14,7 @@ from catdoc.errors import CatDocError
 from catdoc.importer.fields import _changes, _fields, _scalar
 from catdoc.importer.files import _Doc, _skip
 from catdoc.importer.mkdocs import MkDocsSites
+from catdoc.importer.mystmd import MystProjects
 from catdoc.importer.names import _unique, humanize, slugify
 from catdoc.model import DocObject
 from catdoc.project import CATDOC_DIR, MODEL_FILE, Project, resolve_inside
@@ -58,6 +59,7 @@ class _Planner:
         self.morphisms_created: list[str] = []
         self.functors_from: dict[str, list[str]] = {}
         self.mkdocs = MkDocsSites(project.root)
+        self.mystmd = MystProjects(project.root)
         for fun in project.functors:
             self.functors_from.setdefault(fun.source_category, []).append(fun.id)
         root = project.root
@@ -191,7 +193,9 @@ class _Planner:
         domain: str | None,
     ) -> None:
         """Choose the document's category, compute its fields, and record the change."""
-        doc.fields = _fields(doc, domain, self.mkdocs.page(doc.rel))
+        myst = self.mystmd.of(doc.rel)
+        toc_title = myst.toc_title(doc.rel) if myst is not None else None
+        doc.fields = _fields(doc, domain, self.mkdocs.page(doc.rel), toc_title)
         try:
             DocObject.model_validate(doc.fields)
         except ValidationError as exc:

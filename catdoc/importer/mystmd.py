@@ -1,0 +1,131 @@
+"""mystmd projects (Jupyter Book 2): which documents are pages of one, and what its `myst.yml`
+says of them.
+
+A document is a page of a mystmd project when the nearest `myst.yml` at or above its folder,
+inside the project, has a `project:` mapping (a `myst.yml` with only `site:` configures a
+website, not a project, and the search goes on upwards, as `myst` looks for its project). The
+config is parsed as the model's YAML is (`catdoc.yaml_source.parse`); one that cannot be read is
+passed over. `extends:` is not followed (it mostly names a URL).
+
+What is read of `project:`:
+
+- `references:` names other MyST projects (`guide: https://mystmd.org/guide`): a link
+  `[](xref:guide/page#label)` or `<xref:guide#label>` points at one of their pages, by design
+  outside the tree (`external`, as an intersphinx inventory's role is in Sphinx).
+- `toc:` lists the pages (`file:` relative to the config's folder, `children:` nested, sections
+  with only a `title:`); a `file:` entry's `title:` is the page's short title in the navigation.
+  mystmd titles a page by its front matter `title`, else its heading, and only then by the
+  `toc` entry, else by its file name (myst-cli's `manifestPagesFromProject`: `fileInfo.title ??
+  tocTitle ?? fileTitle`). A `file:` may leave out its suffix; one that leaves the config's
+  folder is not read.
+
+How mystmd reads a page's Markdown differs from MyST-Parser's, and `catdoc.references` follows
+it where a page is a mystmd one: a directive's `:label:` option names a target (as `:name:`
+does, `labels`); `@label` is a reference to a target (mystmd's citation syntax: `@x` that names
+a target is a cross-reference, any other is a citation of a bibliography entry, which CatDoc does
+not read, so no reference of its); and `[](#label)` finds a target anywhere in the project.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catdoc import yaml_source
+from catdoc.documents import Structure, normalize_label, read_document
+from catdoc.errors import CatDocError
+from catdoc.project import resolve_inside
+
+CONFIG = "myst.yml"
+MAX_TOC_ENTRIES = 100_000
+MAX_TOC_DEPTH = 32
+"""Entries and nesting read from one `toc` at most: YAML aliases can make a short file a huge
+tree."""
+
+
+@dataclass(frozen=True)
+class MystProject:
+    """A mystmd project: its folder (project-relative, '' for the root), the names of the other
+    MyST projects its `references:` lists, and its `toc` titles (folder-relative file → title)."""
+
+    folder: str
+    references: frozenset[str] = frozenset()
+    titles: dict[str, str] = field(default_factory=dict)
+
+    def toc_title(self, rel: str) -> str | None:
+        """The `toc` title of a project-relative document, or None."""
+        inside = posixpath.relpath(rel, self.folder or ".")
+        return self.titles.get(inside) or self.titles.get(posixpath.splitext(inside)[0])
+
+
+class MystProjects:
+    """The mystmd project, if any, of each imported document (see module doc); each folder's
+    `myst.yml` is looked for, and read, once per import."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._of: dict[str, MystProject | None] = {}
+
+    def of(self, rel: str) -> MystProject | None:
+        """The project a project-relative document path is a page of, or None."""
+        return self._at(posixpath.dirname(rel))
+
+    def _at(self, folder: str) -> MystProject | None:
+        """The project of the nearest config at or above a project-relative folder."""
+        if folder not in self._of:
+            found = self._read(folder)
+            if found is None and folder:
+                found = self._at(posixpath.dirname(folder))
+            self._of[folder] = found
+        return self._of[folder]
+
+    def _read(self, folder: str) -> MystProject | None:
+        """The project the `myst.yml` in `folder` defines; None when there is none, it cannot
+        be read, or it has no `project:` mapping."""
+        rel = posixpath.join(folder, CONFIG) if folder else CONFIG
+        try:
+            data = yaml_source.parse(read_document(resolve_inside(self.root, rel), rel), rel)
+        except (CatDocError, ValueError):
+            return None
+        project = data.get("project") if isinstance(data, dict) else None
+        if not isinstance(project, dict):
+            return None
+        references = project.get("references")
+        names = (
+            frozenset(str(key) for key in references if key)
+            if isinstance(references, dict)
+            else frozenset()
+        )
+        titles: dict[str, str] = {}
+        _toc_titles(project.get("toc"), titles, [MAX_TOC_ENTRIES], 0)
+        return MystProject(folder, names, titles)
+
+
+def _toc_titles(entry: Any, titles: dict[str, str], budget: list[int], depth: int) -> None:
+    """Add the titles of a `toc` entry (a list, or a mapping with `file`, `title`, `children`)
+    to `titles`, the first entry of a file winning."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > MAX_TOC_DEPTH:
+        return
+    if isinstance(entry, list):
+        for item in entry:
+            _toc_titles(item, titles, budget, depth + 1)
+        return
+    if not isinstance(entry, dict):
+        return
+    file, title = entry.get("file"), entry.get("title")
+    if isinstance(file, str) and isinstance(title, str) and title.strip():
+        path = posixpath.normpath(file.strip().lstrip("/"))
+        if path not in (".", "..") and not path.startswith("../"):
+            titles.setdefault(path, " ".join(title.split()))
+    _toc_titles(entry.get("children"), titles, budget, depth + 1)
+
+
+def labels(structure: Structure) -> tuple[str, ...]:
+    """The targets a page's directives name with `:label:` (see module doc), normalised."""
+    return tuple(normal for _, name in structure.labels if (normal := normalize_label(name)))
+
+
+__all__ = ["CONFIG", "MystProject", "MystProjects", "labels"]
