@@ -76,6 +76,13 @@ class Place:
     relative: str
 
     @property
+    def published(self) -> bool:
+        """Whether Antora publishes the file as a page: one of the pages family no name of whose
+        path there starts with `_` (`pages/_draft.adoc`, `pages/_parts/intro.adoc` are kept in
+        the catalog for includes only, as Antora's `ContentCatalog.addFile` decides)."""
+        return self.family == "page" and "/_" not in f"/{self.relative}"
+
+    @property
     def name_parts(self) -> list[str]:
         """What a reader tells the file from the site's others by, as its resource id spells
         it (`2.0@shop:admin:guide/setup.adoc`): the version when the component has one, the

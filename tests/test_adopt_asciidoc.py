@@ -568,6 +568,29 @@ def test_antora_page_ids_hold_whatever_else_is_imported(tmp_path: Path) -> None:
     assert CatDoc(tmp_path).project().category_by_id["bank"].name == "The Bank"
 
 
+def test_an_antora_page_hidden_by_an_underscore_is_no_document(tmp_path: Path) -> None:
+    """Antora publishes no page whose path in `pages` has a name starting with `_` (it keeps
+    it for includes): left out of a folder import, and a fragment of the page including it."""
+    write_tree(
+        tmp_path,
+        {
+            "antora.yml": "name: shop\nversion: ~\n",
+            "modules/ROOT/pages/index.adoc": "= Shop\n\ninclude::_parts/intro.adoc[]\n",
+            "modules/ROOT/pages/_parts/intro.adoc": "Welcome.\n",
+            "modules/ROOT/pages/_draft.adoc": "= Draft\n",
+        },
+    )
+    data = import_json(tmp_path)
+    reasons = {item["path"]: item["reason"] for item in data["items"] if item["reason"]}
+    assert imported(data) == {"modules/ROOT/pages/index.adoc": ("shop-index", "shop")}
+    assert reasons["docs/modules/ROOT/pages/_draft.adoc"].startswith(
+        "a hidden page of Antora component 'shop': "
+    )
+    assert reasons["docs/modules/ROOT/pages/_parts/intro.adoc"].startswith(
+        "included by docs/modules/ROOT/pages/index.adoc: a fragment"
+    )
+
+
 def test_an_antora_page_without_a_domain_is_grouped_by_its_component(tmp_path: Path) -> None:
     write_tree(tmp_path, ANTORA)
     args = ["-C", str(tmp_path), "import", "docs", "--category-from", "domain", "--format", "json"]
@@ -580,15 +603,16 @@ def test_an_antora_page_without_a_domain_is_grouped_by_its_component(tmp_path: P
 
 
 def test_an_antora_navigation_file_is_no_page(tmp_path: Path) -> None:
-    """Antora makes pages only of a module's `pages` folder: a folder import leaves out the
+    """Antora publishes pages only of a module's `pages` folder: a folder import leaves out the
     navigation file (`modules/ROOT/nav.adoc`) and a partial no page includes; named, the
     navigation file is imported all the same, its xrefs naming pages as a page's do."""
     write_tree(tmp_path, {**ANTORA, "shop/modules/ROOT/partials/unused.adoc": "Unused.\n"})
     data = import_json(tmp_path)
     reasons = {item["path"]: item["reason"] for item in data["items"]}
     assert reasons["docs/shop/modules/ROOT/nav.adoc"] == (
-        "a navigation file of Antora component 'shop': Antora makes pages only of a module's "
-        "`pages` folder (name the file explicitly to import it anyway)."
+        "a navigation file of Antora component 'shop': Antora publishes pages only of a "
+        "module's `pages` folder, none whose path there has a name starting with `_` (name the "
+        "file explicitly to import it anyway)."
     )
     assert reasons["docs/shop/modules/ROOT/partials/unused.adoc"].startswith(
         "a partial of Antora component 'shop': "

@@ -408,6 +408,7 @@ def _read_documents(
 
 
 _RESOURCES = {
+    "page": "a hidden page",
     NAV: "a navigation file",
     "partial": "a partial",
     "example": "an example",
@@ -424,13 +425,14 @@ def _antora_pages(
     existing: Mapping[str, DocObject],
     skipped: list[r.ImportItem],
 ) -> list[_Doc]:
-    """The documents less the files of an Antora component that Antora makes no page of:
+    """The documents less the files of an Antora component that Antora publishes no page of:
     every family but `pages` (a navigation file such as `modules/ROOT/nav.adoc`, a partial no
-    page includes …), skipped unless named explicitly; each page keeps its `Place`."""
+    page includes …) and the pages it hides (`Place.published`), skipped unless named
+    explicitly; each published page keeps its `Place`."""
     kept: list[_Doc] = []
     for doc in docs:
         place = antora.place(doc.rel)
-        if place is None or place.family == "page":
+        if place is None or place.published:
             doc.page = place
             kept.append(doc)
             continue
@@ -440,8 +442,9 @@ def _antora_pages(
             kept.append(doc)
             continue
         reason = (
-            f"{what}: Antora makes pages only of a module's `pages` folder (name the file "
-            "explicitly to import it anyway)."
+            f"{what}: Antora publishes pages only of a module's `pages` folder, none whose "
+            "path there has a name starting with `_` (name the file explicitly to import it "
+            "anyway)."
         )
         obj = existing.get(doc.rel)
         if obj is not None:
