@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from catdoc import markup
-from catdoc.antora import AntoraComponents
+from catdoc.antora import AntoraComponents, Component, Place
 from catdoc.cli import app
 from catdoc.documents import (
     chunk_text,
@@ -29,6 +29,10 @@ from catdoc.documents import (
     sniff_kind,
     text_metadata,
 )
+from catdoc.front_matter import FrontMatter
+from catdoc.importer.files import _Doc
+from catdoc.importer.names import slugify
+from catdoc.importer.planner import _Planner
 from catdoc.reflow import display_blocks
 from catdoc.service import CatDoc
 from catdoc.web.render import document_html
@@ -568,6 +572,43 @@ def test_antora_page_ids_hold_whatever_else_is_imported(tmp_path: Path) -> None:
     assert CatDoc(tmp_path).project().category_by_id["bank"].name == "The Bank"
 
 
+PAGE = st.tuples(
+    st.sampled_from(["1.0", "2.0"]),
+    st.sampled_from(["ROOT", "admin"]),
+    st.lists(st.sampled_from(["admin", "ops"]), max_size=2).map(tuple),
+    st.sampled_from(["index", "setup", "admin-setup"]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(pages=st.lists(PAGE, min_size=1, max_size=8, unique=True))
+def test_antora_page_ids_are_unique_and_their_resource_ids_when_free(
+    pages: list[tuple[str, str, tuple[str, ...], str]],
+) -> None:
+    """Pages of two versions of one component, in any mix of modules and folders: every id
+    differs, a page whose unversioned resource id spells like no other's keeps exactly it, and
+    one that shares it with pages of other versions only is told apart by its version."""
+    docs: list[_Doc] = []
+    spelt: dict[str, list[tuple[_Doc, str]]] = {}
+    for version, module, folders, stem in pages:
+        relative = "/".join([*folders, f"{stem}.adoc"])
+        rel = f"v{version}/modules/{module}/pages/{relative}"
+        doc = _Doc(rel, Path(rel), "asciidoc", "", FrontMatter({}, "", 1))
+        doc.page = Place(Component(f"v{version}", "shop", version), module, "page", relative)
+        docs.append(doc)
+        resource = ["shop", *([] if module == "ROOT" else [module]), *folders, stem]
+        spelt.setdefault(slugify("-".join(resource)), []).append((doc, version))
+    _Planner._slug_ids(docs, set())
+    assert len({doc.object_id for doc in docs}) == len(docs)
+    for base, alike in spelt.items():
+        versions = {version for _, version in alike}
+        for doc, version in alike:
+            if len(alike) == 1:
+                assert doc.object_id == base
+            elif len(versions) == len(alike):
+                assert doc.object_id == f"{slugify(version)}-{base}"
+
+
 def test_an_antora_page_hidden_by_an_underscore_is_no_document(tmp_path: Path) -> None:
     """Antora publishes no page whose path in `pages` has a name starting with `_` (it keeps
     it for includes): left out of a folder import, and a fragment of the page including it."""
@@ -605,7 +646,8 @@ def test_an_antora_page_without_a_domain_is_grouped_by_its_component(tmp_path: P
 def test_an_antora_navigation_file_is_no_page(tmp_path: Path) -> None:
     """Antora publishes pages only of a module's `pages` folder: a folder import leaves out the
     navigation file (`modules/ROOT/nav.adoc`) and a partial no page includes; named, the
-    navigation file is imported all the same, its xrefs naming pages as a page's do."""
+    navigation file is imported all the same, its xrefs naming pages as a page's do, and a
+    later folder import leaves its object as it is."""
     write_tree(tmp_path, {**ANTORA, "shop/modules/ROOT/partials/unused.adoc": "Unused.\n"})
     data = import_json(tmp_path)
     reasons = {item["path"]: item["reason"] for item in data["items"]}
@@ -628,6 +670,10 @@ def test_an_antora_navigation_file_is_no_page(tmp_path: Path) -> None:
     ]
     found = [(r["target"], r["line"], r["resolved"]) for r in named["references"]]
     assert found == [("index.adoc", 1, "shop-index"), ("admin/setup.adoc", 2, "shop-admin-setup")]
+    again = {item["path"]: item["reason"] for item in import_json(tmp_path)["items"]}
+    assert again["docs/shop/modules/ROOT/nav.adoc"].endswith(
+        "Its object 'nav' from an earlier import stays as it is."
+    )
 
 
 NAME = st.from_regex(r"[a-z][a-z0-9-]{0,8}", fullmatch=True)
