@@ -57,11 +57,13 @@ UNVERSIONED = ""
 @dataclass(frozen=True)
 class Component:
     """One component version: where its `antora.yml` is (project-relative folder), its name and
-    version (None when `antora.yml` leaves it to the git branch: `version: true`)."""
+    version (None when `antora.yml` leaves it to the git branch: `version: true`), and the
+    `title` a site shows for it (None when `antora.yml` gives none: Antora shows the name)."""
 
     root: str
     name: str
     version: str | None
+    title: str | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,24 @@ class Place:
     module: str
     family: str
     relative: str
+
+    @property
+    def published(self) -> bool:
+        """Whether Antora publishes the file as a page: one of the pages family no name of whose
+        path there starts with `_` (`pages/_draft.adoc`, `pages/_parts/intro.adoc` are kept in
+        the catalog for includes only, as Antora's `ContentCatalog.addFile` decides)."""
+        return self.family == "page" and "/_" not in f"/{self.relative}"
+
+    @property
+    def name_parts(self) -> list[str]:
+        """What a reader tells the file from the site's others by, as its resource id spells
+        it (`2.0@shop:admin:guide/setup.adoc`): the version when the component has one, the
+        component, the module unless `ROOT` (which an id may leave out), the folders inside
+        the family folder and the file's stem."""
+        *folders, name = self.relative.split("/")
+        version = [self.component.version] if self.component.version else []
+        module = [] if self.module == "ROOT" else [self.module]
+        return [*version, self.component.name, *module, *folders, posixpath.splitext(name)[0]]
 
 
 class AntoraComponents:
@@ -158,10 +178,13 @@ class AntoraComponents:
             return None
         if not isinstance(data, dict) or not isinstance(data.get("name"), str):
             return None
+        title = data.get("title")
+        title = (title.strip() or None) if isinstance(title, str) else None
         version = data.get("version")
         if version is True or isinstance(version, dict):
-            return Component(folder, data["name"], None)  # the git branch's or tag's: unknown
-        return Component(folder, data["name"], UNVERSIONED if version is None else str(version))
+            return Component(folder, data["name"], None, title)  # the git branch's: unknown
+        version = UNVERSIONED if version is None else str(version)
+        return Component(folder, data["name"], version, title)
 
 
 __all__ = ["DESCRIPTOR", "FAMILIES", "NAV", "AntoraComponents", "Component", "Place"]

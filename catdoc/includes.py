@@ -3,7 +3,7 @@
 ```` ```{eval-rst} ```` block), AsciiDoc `include::file.adoc[]`. Such a file is a fragment of the
 document, not a document, unless a Sphinx project builds it: Sphinx makes a page of every source
 file it finds, included or not; so does Antora of every file of a component's pages family
-(`IncludeReader.builds`).
+but those it hides by a `_` name (`IncludeReader.builds`).
 
 Sphinx reads an included file as part of the including document: the labels it defines are the
 document's (`:ref:` leads to the including page), so are the references written in it (at the
@@ -486,10 +486,10 @@ class IncludeReader:
 
     def builds(self, rel: str, sphinx: Callable[[str], bool | None]) -> bool | None:
         """Whether the file at `rel` is made a page of its own whoever includes it: a page of an
-        Antora component (Antora publishes every file of the pages family), else as `sphinx`
+        Antora component that Antora publishes (`Place.published`), else as `sphinx`
         (a Sphinx project's `builds`) says."""
         place = self.antora.place(rel)
-        return True if place is not None and place.family == "page" else sphinx(rel)
+        return True if place is not None and place.published else sphinx(rel)
 
     def _text(self, rel: str) -> str | None:
         """The text of a file inside the project, or None when it cannot be read."""

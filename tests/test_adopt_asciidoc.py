@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from catdoc import markup
-from catdoc.antora import AntoraComponents
+from catdoc.antora import AntoraComponents, Component, Place
 from catdoc.cli import app
 from catdoc.documents import (
     chunk_text,
@@ -29,6 +29,10 @@ from catdoc.documents import (
     sniff_kind,
     text_metadata,
 )
+from catdoc.front_matter import FrontMatter
+from catdoc.importer.files import _Doc
+from catdoc.importer.names import slugify
+from catdoc.importer.planner import _Planner
 from catdoc.reflow import display_blocks
 from catdoc.service import CatDoc
 from catdoc.web.render import document_html
@@ -451,35 +455,225 @@ def test_antora_resource_ids_name_pages_and_partials(tmp_path: Path) -> None:
     folder), its module, component and version defaulting to the page's; `include::partial$…`
     and `example$…` name the module's partials and examples, fragments of the page, while an
     included page stays a page (Antora publishes every page)."""
-    CatDoc.init(tmp_path, bare=True)
-    for rel, text in ANTORA.items():
-        (tmp_path / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "docs" / rel).write_text(text, encoding="utf-8")
+    write_tree(tmp_path, ANTORA)
     data = import_json(tmp_path)
     assert [item["path"] for item in data["items"] if item["action"] == "skipped"] == [
         "docs/bank/antora.yml",
         "docs/shop/antora.yml",
         "docs/shop/modules/ROOT/examples/app.js",
+        "docs/shop/modules/ROOT/nav.adoc",
         "docs/shop/modules/ROOT/partials/refunds.adoc",
     ]
-    shop, bank = "shop-modules-root-pages-index", "bank-modules-root-pages-index"
+    shop, bank, setup, users = "shop-index", "bank-index", "shop-admin-setup", "shop-admin-users"
     found = [(r["source"], r["target"], r["line"], r["resolved"]) for r in data["references"]]
     assert found == [
         (bank, "shop:ROOT:index.adoc", 3, shop),
-        ("nav", "index.adoc", 1, shop),  # the navigation names pages as a page does
-        ("nav", "admin/setup.adoc", 2, "setup"),
-        ("setup", "index.adoc", 3, shop),
-        ("setup", "./users.adoc", 3, "users"),
-        ("setup", "ROOT:admin/users.adoc", 4, "users"),
-        ("setup", "../index.adoc", 4, None),  # `..` leaves the pages folder
-        (shop, "admin/setup.adoc", 3, "setup"),
-        (shop, "ops:deploy.adoc", 3, "deploy"),
+        (setup, "index.adoc", 3, shop),
+        (setup, "./users.adoc", 3, users),
+        (setup, "ROOT:admin/users.adoc", 4, users),
+        (setup, "../index.adoc", 4, None),  # `..` leaves the pages folder
+        (shop, "admin/setup.adoc", 3, setup),
+        (shop, "ops:deploy.adoc", 3, "shop-ops-deploy"),
         (shop, "bank::index.adoc", 4, bank),
-        (shop, "2.0@shop:ops:deploy.adoc", 4, "deploy"),
+        (shop, "2.0@shop:ops:deploy.adoc", 4, "shop-ops-deploy"),
         (shop, "1.0@shop:ops:deploy.adoc", 5, None),  # a version the tree does not hold
         (shop, "_@bank:ROOT:index.adoc", 5, bank),
-        (shop, "ops:deploy.adoc", 7, "deploy"),  # the partial's, at its include
+        (shop, "ops:deploy.adoc", 7, "shop-ops-deploy"),  # the partial's, at its include
     ]
+
+
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    """A bare project with `files` under `docs/`."""
+    CatDoc.init(root, bare=True)
+    for rel, text in files.items():
+        (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "docs" / rel).write_text(text, encoding="utf-8")
+
+
+def imported(data: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """Each imported file's (object id, category)."""
+    return {
+        item["path"].removeprefix("docs/"): (item["objectId"], item["category"])
+        for item in data["items"]
+        if item["action"] != "skipped"
+    }
+
+
+def test_antora_pages_are_named_and_grouped_as_antora_knows_them(tmp_path: Path) -> None:
+    """A page's id is its resource id's parts (component, module but `ROOT`, path: never the
+    `modules/…/pages` folders), numbered when two ids spell alike; its category is its
+    component, named by the component's `title` (else its name), so xrefs across the
+    component's modules are morphisms; its title is its doctitle, not its `:navtitle:`."""
+    write_tree(
+        tmp_path,
+        {
+            **ANTORA,
+            "shop/modules/admin/pages/setup.adoc": "= Setting up the shop\n:navtitle: Setup\n",
+            "shop/modules/ops/pages/runbooks/restart.adoc": "= Restart\n",
+        },
+    )
+    data = import_json(tmp_path)
+    assert imported(data) == {
+        "bank/modules/ROOT/pages/index.adoc": ("bank-index", "bank"),
+        "shop/modules/ROOT/pages/admin/setup.adoc": ("shop-admin-setup", "shop"),
+        "shop/modules/ROOT/pages/admin/users.adoc": ("shop-admin-users", "shop"),
+        "shop/modules/ROOT/pages/index.adoc": ("shop-index", "shop"),
+        "shop/modules/admin/pages/setup.adoc": ("shop-admin-setup-2", "shop"),
+        "shop/modules/ops/pages/deploy.adoc": ("shop-ops-deploy", "shop"),
+        "shop/modules/ops/pages/runbooks/restart.adoc": ("shop-ops-runbooks-restart", "shop"),
+    }
+    reasons = {item["objectId"]: item["reason"] for item in data["items"] if item["reason"]}
+    assert reasons["shop-admin-setup-2"] == (
+        "2 files of this import would have id 'shop-admin-setup'; used 'shop-admin-setup-2'."
+    )
+    linked = {(r["source"], r["resolved"]) for r in data["references"] if r["status"] == "linked"}
+    assert ("shop-index", "shop-ops-deploy") in linked  # across modules, within the component
+    model = CatDoc(tmp_path).project()
+    assert {c.id: c.name for c in model.categories} == {"bank": "bank", "shop": "Shop"}
+    setup = model.object_by_id["shop-admin-setup-2"]
+    assert (setup.title, setup.metadata["navtitle"]) == ("Setting up the shop", "Setup")
+
+
+def test_antora_page_ids_hold_whatever_else_is_imported(tmp_path: Path) -> None:
+    """An Antora page's id does not grow with the folders around the component: it is taken
+    by another object, or another version of the component is in the tree, and only its
+    version tells it apart (`2-0-shop-index`); an unversioned page is numbered. A category
+    named as the component takes its pages in. A file beside `antora.yml`, outside `modules/`,
+    is no page and named by its path, in its folder's category, which the component's title
+    names when their ids meet."""
+    write_tree(
+        tmp_path,
+        {
+            "v1/antora.yml": "name: shop\nversion: '1.0'\n",
+            "v1/modules/ROOT/pages/index.adoc": "= Shop 1\n",
+            "v2/antora.yml": "name: shop\nversion: '2.0'\n",
+            "v2/modules/ROOT/pages/index.adoc": "= Shop 2\n",
+            "v2/modules/ROOT/pages/faq.adoc": "= FAQ\n",
+            "bank/antora.yml": "name: bank\nversion: ~\ntitle: The Bank\n",
+            "bank/modules/ROOT/pages/index.adoc": "= Bank\n",
+            "bank/index.adoc": "= Not a page\n",  # outside modules/: a plain file
+        },
+    )
+    (tmp_path / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    (tmp_path / ".catdoc" / "categories").mkdir()
+    (tmp_path / ".catdoc" / "categories" / "web.yaml").write_text(
+        "categories:\n  - id: webshop\n    name: Web shop\n    aliases: [shop]\n"
+        "    objects:\n      - id: bank-index\n        path: notes.md\n",
+        encoding="utf-8",
+    )
+    data = import_json(tmp_path)
+    assert imported(data) == {
+        "bank/index.adoc": ("index", "bank"),
+        "bank/modules/ROOT/pages/index.adoc": ("bank-index-2", "bank"),
+        "v1/modules/ROOT/pages/index.adoc": ("1-0-shop-index", "webshop"),
+        "v2/modules/ROOT/pages/faq.adoc": ("shop-faq", "webshop"),
+        "v2/modules/ROOT/pages/index.adoc": ("2-0-shop-index", "webshop"),
+    }
+    assert CatDoc(tmp_path).project().category_by_id["bank"].name == "The Bank"
+
+
+PAGE = st.tuples(
+    st.sampled_from(["1.0", "2.0"]),
+    st.sampled_from(["ROOT", "admin"]),
+    st.lists(st.sampled_from(["admin", "ops"]), max_size=2).map(tuple),
+    st.sampled_from(["index", "setup", "admin-setup"]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(pages=st.lists(PAGE, min_size=1, max_size=8, unique=True))
+def test_antora_page_ids_are_unique_and_their_resource_ids_when_free(
+    pages: list[tuple[str, str, tuple[str, ...], str]],
+) -> None:
+    """Pages of two versions of one component, in any mix of modules and folders: every id
+    differs, a page whose unversioned resource id spells like no other's keeps exactly it, and
+    one that shares it with pages of other versions only is told apart by its version."""
+    docs: list[_Doc] = []
+    spelt: dict[str, list[tuple[_Doc, str]]] = {}
+    for version, module, folders, stem in pages:
+        relative = "/".join([*folders, f"{stem}.adoc"])
+        rel = f"v{version}/modules/{module}/pages/{relative}"
+        doc = _Doc(rel, Path(rel), "asciidoc", "", FrontMatter({}, "", 1))
+        doc.page = Place(Component(f"v{version}", "shop", version), module, "page", relative)
+        docs.append(doc)
+        resource = ["shop", *([] if module == "ROOT" else [module]), *folders, stem]
+        spelt.setdefault(slugify("-".join(resource)), []).append((doc, version))
+    _Planner._slug_ids(docs, set())
+    assert len({doc.object_id for doc in docs}) == len(docs)
+    for base, alike in spelt.items():
+        versions = {version for _, version in alike}
+        for doc, version in alike:
+            if len(alike) == 1:
+                assert doc.object_id == base
+            elif len(versions) == len(alike):
+                assert doc.object_id == f"{slugify(version)}-{base}"
+
+
+def test_an_antora_page_hidden_by_an_underscore_is_no_document(tmp_path: Path) -> None:
+    """Antora publishes no page whose path in `pages` has a name starting with `_` (it keeps
+    it for includes): left out of a folder import, and a fragment of the page including it."""
+    write_tree(
+        tmp_path,
+        {
+            "antora.yml": "name: shop\nversion: ~\n",
+            "modules/ROOT/pages/index.adoc": "= Shop\n\ninclude::_parts/intro.adoc[]\n",
+            "modules/ROOT/pages/_parts/intro.adoc": "Welcome.\n",
+            "modules/ROOT/pages/_draft.adoc": "= Draft\n",
+        },
+    )
+    data = import_json(tmp_path)
+    reasons = {item["path"]: item["reason"] for item in data["items"] if item["reason"]}
+    assert imported(data) == {"modules/ROOT/pages/index.adoc": ("shop-index", "shop")}
+    assert reasons["docs/modules/ROOT/pages/_draft.adoc"].startswith(
+        "a hidden page of Antora component 'shop': "
+    )
+    assert reasons["docs/modules/ROOT/pages/_parts/intro.adoc"].startswith(
+        "included by docs/modules/ROOT/pages/index.adoc: a fragment"
+    )
+
+
+def test_an_antora_page_without_a_domain_is_grouped_by_its_component(tmp_path: Path) -> None:
+    write_tree(tmp_path, ANTORA)
+    args = ["-C", str(tmp_path), "import", "docs", "--category-from", "domain", "--format", "json"]
+    data = json.loads(CliRunner().invoke(app, args).stdout)
+    assert imported(data)["shop/modules/ops/pages/deploy.adoc"] == ("shop-ops-deploy", "shop")
+    reasons = {item["objectId"]: item["reason"] for item in data["items"] if item["reason"]}
+    assert reasons["shop-ops-deploy"] == (
+        "no `domain` in the front matter; grouped by its Antora component."
+    )
+
+
+def test_an_antora_navigation_file_is_no_page(tmp_path: Path) -> None:
+    """Antora publishes pages only of a module's `pages` folder: a folder import leaves out the
+    navigation file (`modules/ROOT/nav.adoc`) and a partial no page includes; named, the
+    navigation file is imported all the same, its xrefs naming pages as a page's do, and a
+    later folder import leaves its object as it is."""
+    write_tree(tmp_path, {**ANTORA, "shop/modules/ROOT/partials/unused.adoc": "Unused.\n"})
+    data = import_json(tmp_path)
+    reasons = {item["path"]: item["reason"] for item in data["items"]}
+    assert reasons["docs/shop/modules/ROOT/nav.adoc"] == (
+        "a navigation file of Antora component 'shop': Antora publishes pages only of a "
+        "module's `pages` folder, none whose path there has a name starting with `_` (name the "
+        "file explicitly to import it anyway)."
+    )
+    assert reasons["docs/shop/modules/ROOT/partials/unused.adoc"].startswith(
+        "a partial of Antora component 'shop': "
+    )
+    assert not any(r["source"] == "nav" for r in data["references"])
+    out = CliRunner().invoke(
+        app,
+        ["-C", str(tmp_path), "import", "docs/shop/modules/ROOT/nav.adoc", "--format", "json"],
+    )
+    named = json.loads(out.stdout)
+    assert [(i["objectId"], i["reason"]) for i in named["items"]] == [
+        ("nav", "a navigation file of Antora component 'shop', no page: imported as named.")
+    ]
+    found = [(r["target"], r["line"], r["resolved"]) for r in named["references"]]
+    assert found == [("index.adoc", 1, "shop-index"), ("admin/setup.adoc", 2, "shop-admin-setup")]
+    again = {item["path"]: item["reason"] for item in import_json(tmp_path)["items"]}
+    assert again["docs/shop/modules/ROOT/nav.adoc"].endswith(
+        "Its object 'nav' from an earlier import stays as it is."
+    )
 
 
 NAME = st.from_regex(r"[a-z][a-z0-9-]{0,8}", fullmatch=True)

@@ -7,7 +7,8 @@ writer's objects. Re-running is idempotent: an object is found again by its docu
 only fields that changed are rewritten.
 
 `files` finds and reads the documents (leaving out what is excluded, what a Sphinx project does
-not build: `sphinx_conf`, and the fragments other documents include: `catdoc.includes`),
+not build: `sphinx_conf`, the fragments other documents include: `catdoc.includes`, and the
+files of an Antora component that are no page: `catdoc.antora`),
 `planner` gives them ids and categories (with `names` and `fields`), `links` turns references
 into morphisms, and `writing` turns the plans into edit operations. Each phase reports to the
 caller's `Progress`.
@@ -21,6 +22,7 @@ from catdoc import results as r
 from catdoc.edit import ModelEdit
 from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.importer.files import (
+    _antora_pages,
     _exclude_patterns,
     _expand,
     _leave_out_fragments,
@@ -95,6 +97,7 @@ def import_documents(
     docs, fragments = _leave_out_fragments(
         docs, found.named, found.sphinx, reader, planner.by_path, skipped
     )
+    docs = _antora_pages(docs, found.named, reader.antora, planner.by_path, skipped)
     docs = planner.assign_ids(docs, skipped)
     common = common_folder([d.rel for d in docs])
     for done, doc in enumerate(docs):

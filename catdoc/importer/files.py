@@ -1,5 +1,6 @@
 """Which files an import takes (named files, globs, directory walks, less what is excluded, what
-a Sphinx project does not build, and the fragments other documents include) and reading them."""
+a Sphinx project does not build, the fragments other documents include, and the files of an
+Antora component that Antora makes no page of) and reading them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from catdoc import results as r
+from catdoc.antora import NAV, AntoraComponents, Place
 from catdoc.documents import (
     DOCUMENT_SUFFIXES,
     FrontMatter,
@@ -52,6 +54,9 @@ class _Doc:
     fields: dict[str, Any] = field(default_factory=dict)
     existing: DocObject | None = None
     notes: list[str] = field(default_factory=list)
+    page: Place | None = None
+    """Where it sits in an Antora component when it is one of its pages: it is named and
+    grouped as Antora knows it (by resource id and component), not by folder."""
 
     @cached_property
     def structure(self) -> Structure:
@@ -61,9 +66,21 @@ class _Doc:
 
     @property
     def parts(self) -> list[str]:
-        """The path's folders and stem: the material of slug ids."""
+        """The material of slug ids: the path's folders and stem, or an Antora page's resource
+        id parts (`Place.name_parts`)."""
+        if self.page is not None:
+            return self.page.name_parts
         *folders, name = self.rel.split("/")
         return [*folders, Path(name).stem]
+
+    @property
+    def least_parts(self) -> int:
+        """How many of the last `parts` every slug id has: the stem, or all of an Antora page's
+        but its version, as a resource id without a version names the page in its component
+        version (the version is added only to tell two versions in one tree apart)."""
+        if self.page is None:
+            return 1
+        return len(self.parts) - (1 if self.page.component.version else 0)
 
 
 def _skip(rel: str, reason: str) -> r.ImportItem:
@@ -388,6 +405,52 @@ def _read_documents(
         docs.append(_Doc(rel, file, kind, text, front))
     progress(READING, len(files), len(files))
     return docs
+
+
+_RESOURCES = {
+    "page": "a hidden page",
+    NAV: "a navigation file",
+    "partial": "a partial",
+    "example": "an example",
+    "attachment": "an attachment",
+    "image": "an image",
+}
+"""How a reason names a file of each Antora family that is no page."""
+
+
+def _antora_pages(
+    docs: list[_Doc],
+    named: set[str],
+    antora: AntoraComponents,
+    existing: Mapping[str, DocObject],
+    skipped: list[r.ImportItem],
+) -> list[_Doc]:
+    """The documents less the files of an Antora component that Antora publishes no page of:
+    every family but `pages` (a navigation file such as `modules/ROOT/nav.adoc`, a partial no
+    page includes …) and the pages it hides (`Place.published`), skipped unless named
+    explicitly; each published page keeps its `Place`."""
+    kept: list[_Doc] = []
+    for doc in docs:
+        place = antora.place(doc.rel)
+        if place is None or place.published:
+            doc.page = place
+            kept.append(doc)
+            continue
+        what = f"{_RESOURCES[place.family]} of Antora component {place.component.name!r}"
+        if doc.rel in named:
+            doc.notes.append(f"{what}, no page: imported as named.")
+            kept.append(doc)
+            continue
+        reason = (
+            f"{what}: Antora publishes pages only of a module's `pages` folder, none whose "
+            "path there has a name starting with `_` (name the file explicitly to import it "
+            "anyway)."
+        )
+        obj = existing.get(doc.rel)
+        if obj is not None:
+            reason += f" Its object {obj.id!r} from an earlier import stays as it is."
+        skipped.append(_skip(doc.rel, reason))
+    return kept
 
 
 def _leave_out_fragments(

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
 from catdoc import results as r
+from catdoc.antora import Component
 from catdoc.edit.base import ID_RULE, MAX_ID_LENGTH, allowed_id
 from catdoc.errors import CatDocError
 from catdoc.importer.fields import _changes, _fields, _scalar
@@ -136,12 +138,15 @@ class _Planner:
 
     @staticmethod
     def _slug_ids(docs: list[_Doc], taken: set[str]) -> None:
-        """Ids from file names, lengthened with parent folders until unique, then numbered.
+        """Ids from file names, lengthened with parent folders until unique, then numbered;
+        an Antora page's from its resource id (`shop:admin:setup.adoc` → `shop-admin-setup`),
+        lengthened with its version when that makes it unique (`2-0-shop-admin-setup`), else
+        numbered.
 
         Colliding documents all grow together (`a/intro.md`, `b/intro.md` → `a-intro`,
         `b-intro`), so the outcome does not depend on the order files were named in.
         """
-        depth = {doc.rel: 1 for doc in docs}
+        depth = {doc.rel: doc.least_parts for doc in docs}
 
         def slug(doc: _Doc) -> str:
             return (
@@ -161,18 +166,23 @@ class _Planner:
                 if clash and depth[doc.rel] < len(doc.parts):
                     depth[doc.rel] += 1
                     changed = True
+        final = Counter(slug(doc) for doc in docs)
+        for doc in docs:
+            if doc.page is not None and (slug(doc) in taken or final[slug(doc)] > 1):
+                depth[doc.rel] = doc.least_parts  # the version told it from none: numbered
 
-        def stem(doc: _Doc) -> str:
-            return slugify(doc.parts[-1])[:MAX_ID_LENGTH].rstrip("-") or "document"
+        def shortest(doc: _Doc) -> str:
+            least = "-".join(doc.parts[-doc.least_parts :])
+            return slugify(least)[:MAX_ID_LENGTH].rstrip("-") or "document"
 
         sharing: dict[str, int] = {}
         for doc in docs:
-            sharing[stem(doc)] = sharing.get(stem(doc), 0) + 1
+            sharing[shortest(doc)] = sharing.get(shortest(doc), 0) + 1
         used = set(taken)
         for doc in sorted(docs, key=lambda d: d.rel):
             ident = _unique(slug(doc), used)
             doc.object_id = ident
-            first = stem(doc)
+            first = shortest(doc)
             if ident == first:
                 continue
             if first in taken:
@@ -216,15 +226,19 @@ class _Planner:
             if ref is None and category_from == "domain":
                 ref = _scalar(doc.fields.get("domain"))
                 if ref is None:
-                    doc.notes.append("no `domain` in the front matter; grouped by folder.")
-            cat_id, name = (
-                self._resolve_category(ref)
-                if ref is not None
-                else self._folder_category(doc, common)
-            )
+                    by = "its Antora component" if doc.page is not None else "folder"
+                    doc.notes.append(f"no `domain` in the front matter; grouped by {by}.")
+            if ref is not None:
+                cat_id, name = self._resolve_category(ref)
+            elif doc.page is not None:
+                cat_id, name = self._component_category(doc.page.component)
+            else:
+                cat_id, name = self._folder_category(doc, common)
             doc.category = cat_id
             if name is not None:
-                self.plan_for(cat_id, new_name=name)
+                plan = self.plan_for(cat_id, new_name=name)
+                if doc.page is not None:
+                    plan.name = name  # a component's title over a same-named folder's
         self.object_category[doc.object_id] = doc.category
         self._record(doc)
 
@@ -242,6 +256,13 @@ class _Planner:
                 return cat.id, None
         ident = slugify(ref) or "documents"
         return ident, (ref.strip() if ref.strip() != ident else humanize(ident))
+
+    def _component_category(self, component: Component) -> tuple[str, str | None]:
+        """An Antora page's category: its component's (every version and module of it), named
+        as a site shows the component (its `title`, else its name); a category whose id, name
+        or alias is the component's name takes it in."""
+        found, new_name = self._resolve_category(component.name)
+        return found, (component.title or component.name if new_name is not None else None)
 
     def _folder_category(self, doc: _Doc, common: str) -> tuple[str, str | None]:
         folder = os.path.dirname(doc.rel)
