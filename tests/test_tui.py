@@ -26,7 +26,7 @@ from catdoc.tui.screens.problem import ProblemScreen
 from catdoc.tui.screens.search import SNIPPET_CHARS, SearchScreen, hit_prompt
 from catdoc.tui.screens.trace import TraceScreen
 from catdoc.tui.screens.validation import ValidationScreen
-from catdoc.tui.widgets.document import CODE_STYLE, PASSAGE_STYLE
+from catdoc.tui.widgets.document import CODE_STYLE, PASSAGE_STYLE, DocumentView
 from catdoc.tui.widgets.mapping import MappingTable
 from catdoc.tui.widgets.navigator import PAGE, Navigator
 
@@ -106,9 +106,13 @@ async def test_a_myst_page_reads_as_sphinx_shows_it(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         app.open(Ref("object", "caching"))
-        await pilot.pause(0.3)
-        blocks = app.browser.query_one("#doc-markdown", Markdown).query(MarkdownBlock)
-        shown = [str(block.render()) for block in blocks]
+        shown: list[str] = []
+        for _ in range(100):  # the Markdown widget builds its blocks as it gets to them
+            await pilot.pause(0.05)
+            blocks = app.browser.query_one("#doc-markdown", Markdown).query(MarkdownBlock)
+            shown = [str(block.render()) for block in blocks]
+            if "A new format." in shown:
+                break
         assert "See local installs and Cache." in shown
         assert "Changed in version 23.3" in shown and "A new format." in shown
         assert not any("{" in text or "wheel-caching" in text for text in shown)
@@ -311,6 +315,21 @@ async def test_a_watch_tick_after_the_screens_went_does_nothing(traceability: Pa
         await pilot.pause()
     assert not app.screen_stack
     app.sync_project()
+
+
+@anyio
+async def test_a_watch_tick_while_the_browser_is_taken_down_does_nothing(
+    traceability: Path,
+) -> None:
+    """As the app closes, its screens' widgets go before the screens: a tick in between found
+    no document view and stopped the app with NoMatches."""
+    app = make_app(traceability, watch_interval=None)
+    async with app.run_test(size=SIZE) as pilot:
+        app.open(Ref("object", "req-cart"))
+        await pilot.pause()
+        await app.browser.query_one(DocumentView).remove()
+        app.sync_project()
+        await pilot.pause()
 
 
 @anyio

@@ -7,6 +7,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Tree
 
@@ -71,9 +72,14 @@ class BrowserScreen(CatDocScreen):
             self.navigator.reveal(self.current)
 
     def check_document(self) -> None:
-        """Re-read the shown document when its file changed on disk."""
-        if self.document.is_stale():
-            self.document.show(self.current)
+        """Re-read the shown document when its file changed on disk. The watch timer may tick
+        while the screen's widgets are taken down (the app closing): there is nothing to do."""
+        try:
+            document = self.document
+        except NoMatches:
+            return
+        if document.is_stale():
+            document.show(self.current)
 
     # ------------------------------------------------------------------ showing
     def show(self, ref: Ref, *, reveal: bool = True, remember: bool = True) -> None:
