@@ -88,6 +88,7 @@ from catdoc.markup import (
     Kind,
     Structure,
     explicit_kind,
+    fence_directive,
     indent_of,
     scan_structure,
     without_html_comments,
@@ -215,9 +216,6 @@ _ADOC_PASSTHROUGH = re.compile(
     r"|(?<![\w+\\])\+(?![\s+])[^+\n]{0,1000}(?<![\s\\])\+(?![\w+])"  # +constrained+
 )
 _RST_TOCTREE = re.compile(r"[ \t]*\.\.[ \t]+toctree[ \t]*::[ \t]*$", re.IGNORECASE)
-_MYST_TOCTREE = re.compile(
-    r"[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*\{toctree\}[ \t]*([^`\n]*)$", re.IGNORECASE
-)
 _YAML_GLOB = re.compile(r"[ \t]*glob[ \t]*:")
 _GLOB = re.compile(r"[*?\[]")
 TOCTREE = "toctree"
@@ -379,8 +377,10 @@ def _toctrees(
         end = None
         if kind == "rst" and "::" in line and not code[i] and _RST_TOCTREE.match(line):
             end, rows = _rst_toctree(lines, i)
-        elif kind == "markdown" and i in fences and (opener := _MYST_TOCTREE.match(line)):
-            end, rows = _myst_toctree(lines, i, opener)
+        elif kind == "markdown" and i in fences and (directive := fence_directive(line)):
+            name, head = directive
+            if name == "toctree":
+                end, rows = _myst_toctree(lines, i, structure.fence_ends[i], head)
         if end is None:
             i += 1
             continue
@@ -412,17 +412,11 @@ def _rst_toctree(lines: list[str], at: int) -> tuple[int, list[Entry]]:
     return end, _toctree_entries([(k, lines[k]) for k in rows], glob)
 
 
-def _myst_toctree(lines: list[str], at: int, opener: re.Match[str]) -> tuple[int, list[Entry]]:
-    """The end of the MyST toctree fence opened at line `at` and its entries, read as MyST reads
-    a directive: options first, as a `---` YAML block or `:name: value` lines, then the content;
-    text after `{toctree}` (a directive without arguments) is the content's first line."""
-    fence = opener.group(1)
-    end = at + 1
-    while end < len(lines):
-        close = lines[end].strip()
-        if close.startswith(fence) and not close.strip(fence[0]):
-            break
-        end += 1
+def _myst_toctree(lines: list[str], at: int, end: int, head: str) -> tuple[int, list[Entry]]:
+    """The end of the MyST toctree fence opened at line `at` and closed at line `end`
+    (`Structure.fence_ends`) and its entries, read as MyST reads a directive: options first, as
+    a `---` YAML block or `:name: value` lines, then the content; `head`, the text after
+    `{toctree}` (a directive without arguments), is the content's first line."""
     first, glob = at + 1, False
     if first < end and lines[first].lstrip().startswith("---"):
         stop = next((k for k in range(first + 1, end) if lines[k].lstrip().startswith("---")), end)
@@ -435,7 +429,7 @@ def _myst_toctree(lines: list[str], at: int, opener: re.Match[str]) -> tuple[int
                 break
             glob = glob or option.startswith(":glob:")
             first += 1
-    rows = [(at, opener.group(2)), *((k, lines[k]) for k in range(first, end))]
+    rows = [(at, head), *((k, lines[k]) for k in range(first, end))]
     return min(end + 1, len(lines)), _toctree_entries(rows, glob)
 
 
