@@ -58,6 +58,10 @@ class Structure:
     """Each fence's opening line → the line that closes it, or a fence around it (as MyST reads
     a directive's body to its closing line first); the number of lines for one never closed,
     which runs to the end as CommonMark reads it. Its body is the lines between."""
+    directives: list[int] = field(default_factory=list)
+    """Line index of each reST directive's opening line (`.. name::`) outside code: a code-like
+    directive's line is code itself (`.. literalinclude::`), so `code` alone cannot tell it
+    from a line of a code block."""
 
 
 # ---------------------------------------------------------------------------------- kind
@@ -503,6 +507,8 @@ def scan_rst(lines: list[str]) -> Structure:
             indent += item.end()
             lead = lead[item.end() :]
         kind = explicit_kind(lead) if lead.startswith("..") else "text"
+        if kind in ("code", "directive"):
+            scan.directives.append(i)
         if kind in ("code", "comment"):
             scan.code[i] = True
             code_indent = indent

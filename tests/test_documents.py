@@ -21,7 +21,7 @@ from catdoc.documents import (
 )
 from catdoc.errors import NOT_FOUND, PATH_OUTSIDE_PROJECT, VALIDATION_ERROR, CatDocError
 from catdoc.importer.sphinx_conf import DEFAULT_URL_SCHEMES
-from catdoc.markup import MAX_DIRECTIVE_NESTING, fence_directive, scan_markdown
+from catdoc.markup import MAX_DIRECTIVE_NESTING, fence_directive, scan_markdown, scan_rst
 from catdoc.model import DocObject, ImportConfig
 from catdoc.references import Resolver
 
@@ -476,6 +476,30 @@ def test_the_scan_records_where_each_fence_ends() -> None:
         None,
     ]
     assert fence_directive(":::{Include} /a b.md ") == ("include", "/a b.md ")
+
+
+def test_the_rst_scan_records_each_directive_outside_code() -> None:
+    """A reader of directives (includes) takes them from the scan: a code-like directive's own
+    line is code, yet one outside code is recorded; one inside code or a comment is not."""
+    lines = [
+        ".. literalinclude:: a.py",  # 0
+        "   :lines: 1",
+        "",
+        ".. note:: Text",  # 3
+        "",
+        "   .. include:: b.txt",  # 5: in the note's body
+        "",
+        ".. code-block:: rst",  # 7
+        "",
+        "   .. include:: shown.txt",
+        "",
+        ".. a comment",
+        "   .. include:: commented.txt",
+        "- .. code-block:: python",  # 13: opening a list item
+    ]
+    scan = scan_rst(lines)
+    assert scan.directives == [0, 3, 5, 7, 13]
+    assert scan.code[0] and not scan.code[3]
 
 
 def test_an_unclosed_directive_runs_to_the_end_as_markdown() -> None:
