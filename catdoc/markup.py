@@ -124,6 +124,11 @@ _MYST_DIRECTIVE = re.compile(r"[ \t]*\{([A-Za-z][\w:+.-]{0,63})\}(?:[ \t]|$)")
 `{.python}` and `{#id}` are Pandoc-style attributes of a code block, not directives."""
 _MYST_NAME = re.compile(r":?name:[ \t]*(.*)$")
 """A MyST directive's `:name:` option (`name:` in its YAML block): a target `{ref}` names."""
+_ATTRIBUTE = r"""(?:[#.][^\s{}"'=#.][^\s{}"'=]*|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'}]+))"""
+ATTRIBUTE_LIST = re.compile(r"\{:?[ \t]*" + _ATTRIBUTE + r"(?:[ \t]+" + _ATTRIBUTE + r")*[ \t]*\}")
+"""A Markdown attribute list (`## Title { #anchor .class }`, `{: #id }`, `[a](b){: .c }`:
+Python-Markdown's attr_list, Pandoc, kramdown, MyST): it gives the element before it an anchor,
+classes or attributes, is not shown, and refers to nothing."""
 _LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _ADMONITION = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z]")
 """An MkDocs admonition (`!!! note "Title"`, `??? tip`): Markdown indented under it follows."""
@@ -1049,6 +1054,7 @@ def scan_structure(lines: list[str], kind: Kind) -> Structure:
 __all__ = [
     "ADOC_VERBATIM_STYLES",
     "ASCIIDOC_SUFFIXES",
+    "ATTRIBUTE_LIST",
     "DOCUMENT_SUFFIXES",
     "FENCE_STARTS",
     "MARKDOWN_SUFFIXES",

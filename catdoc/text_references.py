@@ -83,6 +83,7 @@ from urllib.parse import unquote
 
 from catdoc.front_matter import body_lines, normalize_newlines, split_front_matter
 from catdoc.markup import (
+    ATTRIBUTE_LIST,
     DOCUMENT_SUFFIXES,
     RST_LIST_MARKER,
     Kind,
@@ -156,10 +157,6 @@ _NOT_AFTER = r"[\w@#&./:+=\\`-]"
 _OBJECT_REF = re.compile(r"@(?<!" + _NOT_AFTER + r"@)" + _ID + r"(?![\w/@#]|:[^\s:])")
 _MORPHISM_REF = re.compile(r"#(?<!" + _NOT_AFTER + r"#)" + _ID + r"(?![\w/@#]|:[^\s:])")
 _HEX = re.compile(r"[0-9A-Fa-f]+")
-_ATTR = r"""(?:[#.][^\s{}"'=#.][^\s{}"'=]*|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'}]+))"""
-_ATTR_BLOCK = re.compile(r"\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}")
-"""An attribute list (`## Title { #anchor .class }`, `{: #id }`: Python-Markdown's attr_list,
-Pandoc, kramdown, MyST): it names the element's own anchor, it refers to nothing."""
 _HTML_TAG = re.compile(
     r"""<([A-Za-z][\w-]*+)(?=[\s/>])(?:[^<>"']++|"[^"<>\n]*+"|'[^'<>\n]*+')*+>"""
 )
@@ -507,7 +504,7 @@ def _find_lines(lines: list[str], offset: int, skip: list[bool], kind: Kind) -> 
         if ":" in line or "www." in line:
             line = _URL.sub(_blank, line)
         if not strict and "{" in line:
-            line = _ATTR_BLOCK.sub(_blank, line)
+            line = ATTRIBUTE_LIST.sub(_blank, line)
         for ref_kind, match in _mentions(line, strict):
             found.append(_mention(ref_kind, match.group(1), number, match.start(1)))
     return found
