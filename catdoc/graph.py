@@ -212,8 +212,62 @@ def trace_paths(
             break
         paths.append(path)
     return r.TraceResult(
-        source=source, target=target, found=bool(paths), paths=paths, truncated=truncated
+        source=source,
+        target=target,
+        found=bool(paths),
+        paths=paths,
+        truncated=truncated,
+        message=None if paths else _no_path(project, source, target, max_depth, via_functors),
     )
+
+
+def _no_path(project: Project, source: str, target: str, max_depth: int, via_functors: bool) -> str:
+    """What every face says when a trace finds no path. Between objects of two categories that no
+    chain of functors leads from one to the other no depth would find one, since a reference
+    across them is kept as a `related` link, not a morphism: it says so, whether `source` does
+    reference `target`, and what to try (trace the other way when functors lead that way, else
+    `catdoc validate --suggest`, which proposes the functor mappings such references imply)."""
+    homes = project.category_of_object
+    home, away = homes.get(source), homes.get(target)
+    within = f"No path from {source} to {target} within {max_depth} hop{'s' * (max_depth != 1)}."
+    if home is None or away is None or home == away:
+        return within
+    leads = _functors_lead(project, home, away)
+    if leads and via_functors:
+        return within
+    back = not leads and _functors_lead(project, away, home)
+    why = (
+        "this trace does not follow functors"
+        if leads
+        else f"functors lead only the other way, from {away} to {home}"
+        if back
+        else f"no functor leads from {home} to {away}"
+    )
+    said = [
+        f"No path from {source} to {target}: {source} is in category {home} and {target} in "
+        f"{away}, and {why}; a path leaves its category only along a functor."
+    ]
+    related = project.object_by_id[source].metadata.get("related")
+    if isinstance(related, list) and target in related:
+        said.append(
+            f"{source} does reference {target} (its metadata.related): a reference across "
+            "categories is kept as a related link, not a morphism."
+        )
+    if back:
+        said.append(f"A trace from {target} to {source} follows them.")
+    elif not leads:
+        said.append(
+            "`catdoc validate --suggest` proposes the functor mappings that references "
+            "between the two categories imply."
+        )
+    return " ".join(said)
+
+
+def _functors_lead(project: Project, home: str, away: str) -> bool:
+    """Whether a chain of functors leads from category `home` to category `away`."""
+    functors = _traced_functors(project, True)
+    categories = nx.DiGraph((fun.source_category, fun.target_category) for _n, fun in functors)
+    return home in categories and away in categories and nx.has_path(categories, home, away)
 
 
 def _hop_paths(

@@ -12,10 +12,12 @@ when nothing of the document's own comes first. A literal include (`literalinclu
 `include` with `:literal:` or `:code:`) inserts the file as code: it is a fragment too, but
 defines nothing. A reST include reads the file as reST (as Markdown with a MyST `:parser:`), a
 MyST include as Markdown, whatever the file's suffix; `:start-line:`, `:end-line:`,
-`:start-after:` and `:end-before:` clip it as docutils does. A MyST text's fences are read once,
-by `markup.scan_markdown`: an include counts where it finds a directive's fence (not in code, an
-HTML comment or a directive's options), and an `{eval-rst}` body is reST up to the line that
-closes it, or to the end when none does, as MyST reads an unclosed fence.
+`:start-after:` and `:end-before:` clip it as docutils does. A text's structure is read once, by
+the scan that finds its titles: in reST an include counts at a directive line `markup.scan_rst`
+finds outside code (`Structure.directives`: a `literalinclude`'s own line is code, so `code`
+alone would hide it); in MyST where `markup.scan_markdown` finds a directive's fence (not in
+code, an HTML comment or a directive's options), and an `{eval-rst}` body is reST up to the line
+that closes it, or to the end when none does, as MyST reads an unclosed fence.
 
 Paths are joined as Sphinx joins them: one starting with `/` from the docs root (Sphinx's source
 folder), any other from the folder of the document, also in an included file (plain docutils
@@ -181,7 +183,7 @@ def _joined(directives: Iterable[_Directive], folder: str, root: str) -> list[In
 def _directives(lines: list[str], kind: Kind, structure: Structure) -> list[_Directive]:
     """The include directives of `lines` (whose `structure` tells a MyST text's fences)."""
     if kind == "rst":
-        return _rst_includes(lines, 0)
+        return _rst_includes(lines, 0, structure)
     found: list[_Directive] = []
     for i in structure.fences:
         directive = fence_directive(lines[i])
@@ -190,7 +192,8 @@ def _directives(lines: list[str], kind: Kind, structure: Structure) -> list[_Dir
         name, argument = directive
         end = structure.fence_ends[i]
         if name == "eval-rst":
-            found += _rst_includes(lines[i + 1 : end], i + 1)
+            body = lines[i + 1 : end]
+            found += _rst_includes(body, i + 1, scan_rst(body))
         elif name in ("include", "literalinclude"):
             argument, options = _myst_options(lines[i + 1 : end], argument)
             literal = name == "literalinclude" or "literal" in options or "code" in options
@@ -234,18 +237,13 @@ def _adoc_include_path(target: str, file: str, antora: AntoraComponents) -> str 
     return None if path in (".", "..") or path.startswith("../") else path
 
 
-def _rst_includes(lines: list[str], first: int) -> list[_Directive]:
-    """reST include directives; `first` is the index of `lines[0]` in the document (an
-    `{eval-rst}` body's in a MyST one). A `literalinclude` is read as a plain directive so that
-    only code around it hides it."""
-    masked = [
-        line.replace("literalinclude", "include", 1) if _RST_INCLUDE.match(line) else line
-        for line in lines
-    ]
-    code = scan_rst(masked).code
+def _rst_includes(lines: list[str], first: int, structure: Structure) -> list[_Directive]:
+    """reST include directives, at the directive lines `structure` (the scan of `lines`) finds
+    outside code: a `literalinclude`'s own line is code, only code around it hides it. `first`
+    is the index of `lines[0]` in the document (an `{eval-rst}` body's in a MyST one)."""
     found: list[_Directive] = []
-    for i, line in enumerate(lines):
-        match = None if code[i] else _RST_INCLUDE.match(line)
+    for i in structure.directives:
+        match = _RST_INCLUDE.match(lines[i])
         if match is None:
             continue
         argument, options = _rst_directive_block(lines, i, match.group(2) or "")

@@ -62,6 +62,10 @@ class Structure:
     """Each fence's opening line → the line that closes it, or a fence around it (as MyST reads
     a directive's body to its closing line first); the number of lines for one never closed,
     which runs to the end as CommonMark reads it. Its body is the lines between."""
+    directives: list[int] = field(default_factory=list)
+    """Line index of each reST directive's opening line (`.. name::`) outside code: a code-like
+    directive's line is code itself (`.. literalinclude::`), so `code` alone cannot tell it
+    from a line of a code block."""
 
 
 # ---------------------------------------------------------------------------------- kind
@@ -126,6 +130,11 @@ _MYST_NAME = re.compile(r":?name:[ \t]*(.*)$")
 """A MyST directive's `:name:` option (`name:` in its YAML block): a target `{ref}` names."""
 _MYST_LABEL = re.compile(r":?label:[ \t]*(.*)$")
 """A MyST directive's `:label:` option (`label:` in its YAML block): mystmd's target name."""
+_ATTRIBUTE = r"""(?:[#.][^\s{}"'=#.][^\s{}"'=]*|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'}]+))"""
+ATTRIBUTE_LIST = re.compile(r"\{:?[ \t]*" + _ATTRIBUTE + r"(?:[ \t]+" + _ATTRIBUTE + r")*[ \t]*\}")
+"""A Markdown attribute list (`## Title { #anchor .class }`, `{: #id }`, `[a](b){: .c }`:
+Python-Markdown's attr_list, Pandoc, kramdown, MyST): it gives the element before it an anchor,
+classes or attributes, is not shown, and refers to nothing."""
 _LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _ADMONITION = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z]")
 """An MkDocs admonition (`!!! note "Title"`, `??? tip`): Markdown indented under it follows."""
@@ -513,6 +522,8 @@ def scan_rst(lines: list[str]) -> Structure:
             indent += item.end()
             lead = lead[item.end() :]
         kind = explicit_kind(lead) if lead.startswith("..") else "text"
+        if kind in ("code", "directive"):
+            scan.directives.append(i)
         if kind in ("code", "comment"):
             scan.code[i] = True
             code_indent = indent
@@ -1055,6 +1066,7 @@ def scan_structure(lines: list[str], kind: Kind) -> Structure:
 __all__ = [
     "ADOC_VERBATIM_STYLES",
     "ASCIIDOC_SUFFIXES",
+    "ATTRIBUTE_LIST",
     "DOCUMENT_SUFFIXES",
     "FENCE_STARTS",
     "MARKDOWN_SUFFIXES",

@@ -15,6 +15,7 @@ from collections.abc import Collection
 
 COMMAND_TOOLS = {
     "catdoc validate": "catdoc_validate",
+    "catdoc validate --suggest": "catdoc_suggest_mappings",
     "catdoc init": "catdoc_init",
     "catdoc import": "catdoc_import_document",
     "catdoc search": "catdoc_search",

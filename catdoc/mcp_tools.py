@@ -520,7 +520,8 @@ def register_tools(server: CatDocMCPServer, svc: CatDoc) -> None:
         title="Trace paths between documents",
         description="Find how one document leads to another: paths of morphisms (and, across "
         "categories, functor hops) from sourceId to targetId, shortest first, at most `limit` "
-        "paths of at most maxDepth hops. No path gives found: false and paths: []. Use it for "
+        "paths of at most maxDepth hops. No path gives found: false, paths: [] and a message "
+        "saying why (objects of two categories no functor connects) and what to try. Use it for "
         "impact or traceability questions ('which tests cover this requirement?'). For direct "
         "neighbours catdoc_show_object is enough.",
     )

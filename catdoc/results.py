@@ -205,6 +205,9 @@ class TraceResult(Result):
     found: bool
     paths: list[TracePath]
     truncated: bool = Field(False, description="More paths exist beyond the limit.")
+    message: str | None = Field(
+        None, description="When no path is found: why (objects no functor connects), what to try."
+    )
 
 
 class ContextHop(TraceHop):

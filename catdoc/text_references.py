@@ -90,11 +90,13 @@ from urllib.parse import unquote
 
 from catdoc.front_matter import body_lines, normalize_newlines, split_front_matter
 from catdoc.markup import (
+    ATTRIBUTE_LIST,
     DOCUMENT_SUFFIXES,
     RST_LIST_MARKER,
     Kind,
     Structure,
     explicit_kind,
+    fence_directive,
     indent_of,
     scan_structure,
     without_html_comments,
@@ -161,19 +163,16 @@ _NOT_AFTER = r"[\w@#&./:+=\\`-]"
 # nor may a word, `/`, `@`, `#` or `:` and more (`@bitbucket:ned/repo`, a shorthand) follow it
 _OBJECT_REF = re.compile(r"@(?<!" + _NOT_AFTER + r"@)" + _ID + r"(?![\w/@#]|:[^\s:])")
 _MORPHISM_REF = re.compile(r"#(?<!" + _NOT_AFTER + r"#)" + _ID + r"(?![\w/@#]|:[^\s:])")
-_CITATION = re.compile(r"(?<![A-Za-z0-9.])@([\w](?:[\w:.#$%&+?<>~/-]*\w)?)", re.ASCII)
+_CITATION = re.compile(r"(?<![A-Za-z0-9.])@([\w](?:[\w:.#$%&+?~/-]*\w)?)", re.ASCII)
 """An `@label` as mystmd reads a citation (markdown-it-myst's `inText`): after no letter, digit
-or `.`, a label of word characters and `:.#$%&-+?<>~/`, ending in a word character
-(`@code:ast.` is `code:ast`)."""
+or `.`, a label of word characters and `:.#$%&-+?~/`, ending in a word character
+(`@code:ast.` is `code:ast`). mystmd also takes `<` and `>` into a label; here HTML is masked
+before mentions are read, so a `<X>` in one is a tag, and the label ends before it."""
 _AUTOLINK = re.compile(r"<()()([a-zA-Z][a-zA-Z0-9+.-]*:[^\s<>]*)>")
 """A Markdown autolink (`<project:#label>`, `<xref:guide/page>`, `<https://…>`): the groups
 `_link` reads, its destination the third."""
 _HEX = re.compile(r"[0-9A-Fa-f]+")
 MYST_PROJECT_SCHEME = "project:"
-_ATTR = r"""(?:[#.][^\s{}"'=#.][^\s{}"'=]*|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'}]+))"""
-_ATTR_BLOCK = re.compile(r"\{:?[ \t]*" + _ATTR + r"(?:[ \t]+" + _ATTR + r")*[ \t]*\}")
-"""An attribute list (`## Title { #anchor .class }`, `{: #id }`: Python-Markdown's attr_list,
-Pandoc, kramdown, MyST): it names the element's own anchor, it refers to nothing."""
 _HTML_TAG = re.compile(
     r"""<([A-Za-z][\w-]*+)(?=[\s/>])(?:[^<>"']++|"[^"<>\n]*+"|'[^'<>\n]*+')*+>"""
 )
@@ -230,9 +229,6 @@ _ADOC_PASSTHROUGH = re.compile(
     r"|(?<![\w+\\])\+(?![\s+])[^+\n]{0,1000}(?<![\s\\])\+(?![\w+])"  # +constrained+
 )
 _RST_TOCTREE = re.compile(r"[ \t]*\.\.[ \t]+toctree[ \t]*::[ \t]*$", re.IGNORECASE)
-_MYST_TOCTREE = re.compile(
-    r"[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*\{toctree\}[ \t]*([^`\n]*)$", re.IGNORECASE
-)
 _YAML_GLOB = re.compile(r"[ \t]*glob[ \t]*:")
 _GLOB = re.compile(r"[*?\[]")
 TOCTREE = "toctree"
@@ -404,8 +400,10 @@ def _toctrees(
         end = None
         if kind == "rst" and "::" in line and not code[i] and _RST_TOCTREE.match(line):
             end, rows = _rst_toctree(lines, i)
-        elif kind == "markdown" and i in fences and (opener := _MYST_TOCTREE.match(line)):
-            end, rows = _myst_toctree(lines, i, opener)
+        elif kind == "markdown" and i in fences and (directive := fence_directive(line)):
+            name, head = directive
+            if name == "toctree":
+                end, rows = _myst_toctree(lines, i, structure.fence_ends[i], head)
         if end is None:
             i += 1
             continue
@@ -437,17 +435,11 @@ def _rst_toctree(lines: list[str], at: int) -> tuple[int, list[Entry]]:
     return end, _toctree_entries([(k, lines[k]) for k in rows], glob)
 
 
-def _myst_toctree(lines: list[str], at: int, opener: re.Match[str]) -> tuple[int, list[Entry]]:
-    """The end of the MyST toctree fence opened at line `at` and its entries, read as MyST reads
-    a directive: options first, as a `---` YAML block or `:name: value` lines, then the content;
-    text after `{toctree}` (a directive without arguments) is the content's first line."""
-    fence = opener.group(1)
-    end = at + 1
-    while end < len(lines):
-        close = lines[end].strip()
-        if close.startswith(fence) and not close.strip(fence[0]):
-            break
-        end += 1
+def _myst_toctree(lines: list[str], at: int, end: int, head: str) -> tuple[int, list[Entry]]:
+    """The end of the MyST toctree fence opened at line `at` and closed at line `end`
+    (`Structure.fence_ends`) and its entries, read as MyST reads a directive: options first, as
+    a `---` YAML block or `:name: value` lines, then the content; `head`, the text after
+    `{toctree}` (a directive without arguments), is the content's first line."""
     first, glob = at + 1, False
     if first < end and lines[first].lstrip().startswith("---"):
         stop = next((k for k in range(first + 1, end) if lines[k].lstrip().startswith("---")), end)
@@ -460,7 +452,7 @@ def _myst_toctree(lines: list[str], at: int, opener: re.Match[str]) -> tuple[int
                 break
             glob = glob or option.startswith(":glob:")
             first += 1
-    rows = [(at, opener.group(2)), *((k, lines[k]) for k in range(first, end))]
+    rows = [(at, head), *((k, lines[k]) for k in range(first, end))]
     return min(end + 1, len(lines)), _toctree_entries(rows, glob)
 
 
@@ -544,7 +536,7 @@ def _find_lines(
         if ":" in line or "www." in line:
             line = _URL.sub(_blank, line)
         if not strict and "{" in line:
-            line = _ATTR_BLOCK.sub(_blank, line)
+            line = ATTRIBUTE_LIST.sub(_blank, line)
         for ref_kind, match in _mentions(line, strict, citations):
             found.append(_mention(ref_kind, match.group(1), number, match.start(1)))
     return found

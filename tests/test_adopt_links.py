@@ -1361,6 +1361,9 @@ def test_includes_nest_eight_deep() -> None:
         (".. include:: a.txt\n.. literalinclude:: b.py\n", "rst", ["d/a.txt", "d/b.py"]),
         ("Intro::\n\n   .. include:: shown.txt\n\nText.\n", "rst", []),  # a literal block
         (".. code-block:: rst\n\n   .. literalinclude:: shown.py\n", "rst", []),
+        # a literalinclude permits no content: docutils reports it, and reads nothing under it
+        (".. literalinclude:: a.py\n   :lines: 1\n\n   .. include:: in.txt\n", "rst", ["d/a.py"]),
+        ("T\n=\n\n::\n\n   code\n\n.. literalinclude:: after.py\n", "rst", ["d/after.py"]),
         (".. note::\n\n   .. include:: inside.txt\n", "rst", ["d/inside.txt"]),
         (".. include:: <isonum.txt>\n.. include:: ../../up.txt\n", "rst", []),
         (".. include::\n   long/\n   name.txt\n   :literal:\n", "rst", ["d/long/name.txt"]),
@@ -1496,6 +1499,24 @@ def test_a_fragment_included_by_three_documents_is_read_once(
         got = labels_only.of(rel, text, "rst", references=False)
         assert (got.labels, got.references) == (["shared"], [])
     assert calls == {"read_document": 1, "labels_of": 1}
+
+
+def test_a_rest_text_with_includes_is_scanned_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scan that reads a reST text's titles finds its include directives too, a
+    `literalinclude` among them (`Structure.directives`: its own line is code): a document and
+    each fragment it includes are scanned once."""
+    text = (
+        "Doc\n===\n\n.. code-block:: rst\n\n   .. include:: shown.txt\n\n"
+        ".. literalinclude:: a.py\n   :lines: 1-2\n\n.. include:: b.txt\n"
+    )
+    calls = _spy(monkeypatch, includes, ["scan_structure", "scan_rst"])
+    assert [inc.path for inc in includes_in(text, "rst", "d", ".")] == ["d/a.py", "d/b.txt"]
+    assert calls == {"scan_structure": 1}
+    calls.clear()
+    texts = {"d/doc.rst": text, "d/b.txt": ".. include:: c.txt\n", "d/c.txt": ".. _c:\n"}
+    got = IncludeReader(Path("/nonexistent"), "d", texts).of("d/doc.rst", text, "rst")
+    assert (got.files, got.labels) == (["d/a.py", "d/b.txt", "d/c.txt"], ["c"])
+    assert calls == {"scan_structure": 3}
 
 
 def test_a_shared_fragment_joins_its_paths_from_each_includers_folder(tmp_path: Path) -> None:

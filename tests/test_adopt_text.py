@@ -15,6 +15,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from catdoc import markup
 from catdoc.documents import (
     Reference,
     chunk_text,
@@ -710,6 +711,35 @@ def test_myst_toctree_entries_are_references() -> None:
         ("object", "req-4", 44, None),
         ("role", "nested", 47, "toctree"),
     ]
+
+
+def test_a_myst_toctree_ends_where_the_markdown_scanner_ends_its_fence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A toctree left open in a directive ends with the directive's closing line, as MyST reads
+    a body up to its closing line first: what follows is prose again, not entries. The fences
+    are read once, by the Markdown scanner (`Structure.fence_ends`)."""
+    scans = 0
+    real = markup.scan_markdown
+
+    def counted(lines: list[str]) -> markup.Structure:
+        nonlocal scans
+        scans += 1
+        return real(lines)
+
+    monkeypatch.setattr(markup, "scan_markdown", counted)
+    text = (
+        "::::{note}\n```{toctree}\n:maxdepth: 1\nintro\n::::\n\nAfter @req-1, [guide](guide.md).\n"
+        "\n:::{TocTree} first\n:glob:\nnews/*\n:::\n"
+    )
+    assert refs(text, "markdown") == [
+        ("role", "intro", 4, "toctree"),
+        ("link", "guide.md", 7, None),
+        ("object", "req-1", 7, None),
+        ("role", "first", 9, "toctree"),
+        ("role", "news/*", 11, "toctree"),
+    ]
+    assert scans == 1
 
 
 # ---------------------------------------------------------------------------------- labels

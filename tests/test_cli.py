@@ -206,15 +206,22 @@ def test_trace_text_and_json() -> None:
 
 
 def test_trace_without_functors_and_without_path() -> None:
+    """The CLI says what the core says: why there is no path, and what to try."""
     args = ("-C", EXAMPLE, "trace", "req-checkout", "test-checkout-e2e", "--no-functors")
-    assert cli_json(*args) == {
+    data = cli_json(*args)
+    assert data == {
         "source": "req-checkout",
         "target": "test-checkout-e2e",
         "found": False,
         "paths": [],
         "truncated": False,
+        "message": data["message"],
     }
-    assert "No path from req-checkout" in cli(*args).stdout
+    assert "and this trace does not follow functors" in data["message"]
+    assert cli(*args).stdout.strip() == data["message"]
+    back = cli("-C", EXAMPLE, "trace", "test-checkout-e2e", "req-checkout").stdout
+    assert back.startswith("No path from test-checkout-e2e to req-checkout: ")
+    assert "A trace from req-checkout to test-checkout-e2e follows them." in back
     assert cli("-C", EXAMPLE, "trace", "req-checkout", "nope").exit_code == 2
 
 

@@ -53,6 +53,10 @@ def client(root: Path) -> TestClient:
         ("/search?q=card+payment", ["Card payments", "<mark>"]),
         ("/search?q=card&scope=chunks", ["Card payments"]),
         ("/trace?source=req-checkout&target=test-checkout-e2e", ["paths from", "specify"]),
+        (
+            "/trace?source=test-checkout-e2e&target=req-checkout",
+            ["functors lead only the other way", 'href="/objects/req-checkout"'],
+        ),
         ("/activity", ["Activity"]),
     ],
 )

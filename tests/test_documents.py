@@ -21,7 +21,7 @@ from catdoc.documents import (
 )
 from catdoc.errors import NOT_FOUND, PATH_OUTSIDE_PROJECT, VALIDATION_ERROR, CatDocError
 from catdoc.importer.sphinx_conf import DEFAULT_URL_SCHEMES
-from catdoc.markup import MAX_DIRECTIVE_NESTING, fence_directive, scan_markdown
+from catdoc.markup import MAX_DIRECTIVE_NESTING, fence_directive, scan_markdown, scan_rst
 from catdoc.model import DocObject, ImportConfig
 from catdoc.references import Resolver
 
@@ -482,6 +482,30 @@ def test_the_scan_records_where_each_fence_ends() -> None:
     assert fence_directive(":::{Include} /a b.md ") == ("include", "/a b.md ")
 
 
+def test_the_rst_scan_records_each_directive_outside_code() -> None:
+    """A reader of directives (includes) takes them from the scan: a code-like directive's own
+    line is code, yet one outside code is recorded; one inside code or a comment is not."""
+    lines = [
+        ".. literalinclude:: a.py",  # 0
+        "   :lines: 1",
+        "",
+        ".. note:: Text",  # 3
+        "",
+        "   .. include:: b.txt",  # 5: in the note's body
+        "",
+        ".. code-block:: rst",  # 7
+        "",
+        "   .. include:: shown.txt",
+        "",
+        ".. a comment",
+        "   .. include:: commented.txt",
+        "- .. code-block:: python",  # 13: opening a list item
+    ]
+    scan = scan_rst(lines)
+    assert scan.directives == [0, 3, 5, 7, 13]
+    assert scan.code[0] and not scan.code[3]
+
+
 def test_an_unclosed_directive_runs_to_the_end_as_markdown() -> None:
     text = "# Title\n\n```{note}\nAll @u-1.\n\n    indented code @c-1\n\n- item @u-2\n"
     assert refs(text) == [("object", "u-1", 4), ("object", "u-2", 8)]
@@ -590,13 +614,13 @@ def test_rename_mentions_touches_references_only() -> None:
     assert rename_mentions("Uses #m-1 here.", "m-1", "m-2", sigil="#") == "Uses #m-2 here."
 
 
-_LABEL_TAIL = st.text(alphabet="abcXYZ019_:.#$%&+?<>~/-", max_size=12)
+_LABEL_TAIL = st.text(alphabet="abcXYZ019_:.#$%&+?~/-", max_size=12)
 
 
 @given(
     st.sampled_from("aZ0_"),
     _LABEL_TAIL,
-    st.sampled_from(["", ".", ",", ":", ")", "!", " and", "/"]),
+    st.sampled_from(["", ".", ",", ":", ")", "!", " and", "/", "<b>x</b>"]),
 )
 @settings(max_examples=200, deadline=None)
 def test_a_mystmd_citation_is_its_label_up_to_its_last_word_character(
@@ -612,6 +636,12 @@ def test_a_mystmd_citation_is_its_label_up_to_its_last_word_character(
     objects = [r.target for r in refs if r.kind == "object"]
     has_letter = any(c.isalpha() for c in label)
     assert objects == ([label] if has_letter else [])
+
+
+def test_a_tag_ends_a_mystmd_citation() -> None:
+    """HTML is masked before mentions are read: `<X>` in a label is a tag, and ends it."""
+    refs = extract_references("See @a<X>0 and @b:c<br>.\n", citations=True)
+    assert [r.target for r in refs if r.kind == "object"] == ["a", "b:c"]
 
 
 def test_a_mystmd_citation_is_read_only_where_mystmd_reads_one() -> None:

@@ -583,3 +583,33 @@ def test_readme_documents_every_tool() -> None:
     )
     for code in ["VALIDATION_ERROR", "NOT_FOUND", "PATH_OUTSIDE_PROJECT", "PROJECT_NOT_FOUND"]:
         assert f"| `{code}` |" in section
+
+
+async def test_trace_says_why_there_is_no_path_in_tool_words(tmp_path: Path) -> None:
+    """The core's message, its `catdoc validate --suggest` named as the tool that does it;
+    between categories a functor leads the other way, the trace to try instead."""
+    root = tmp_path / "proj"
+    (root / ".catdoc").mkdir(parents=True)
+    (root / ".catdoc" / "category.yaml").write_text(
+        "categories:\n"
+        "  - id: guide\n    objects:\n"
+        "      - id: quickstart\n        metadata: {related: [keywords]}\n"
+        "  - id: reference\n    objects:\n      - id: keywords\n",
+        encoding="utf-8",
+    )
+    core = CatDoc(root).trace("quickstart", "keywords").message
+    assert core is not None and "quickstart does reference keywords" in core
+    async with Client(build_server(CatDoc(root))) as connected:
+        args = {"sourceId": "quickstart", "targetId": "keywords"}
+        data = data_of(await connected.call_tool("catdoc_trace", args))
+    assert data["found"] is False
+    assert data["message"] == core.replace(
+        "`catdoc validate --suggest`", "`catdoc validate --suggest` (MCP: catdoc_suggest_mappings)"
+    )
+
+
+async def test_trace_against_the_functors_says_to_trace_the_other_way(reader: Client) -> None:
+    args = {"sourceId": "des-login-form", "targetId": "req-login"}
+    data = data_of(await reader.call_tool("catdoc_trace", args))
+    assert data["found"] is False
+    assert data["message"].endswith("A trace from req-login to des-login-form follows them.")

@@ -654,6 +654,24 @@ def test_quotes_of_the_text_are_not_marks(root: Path, scope: str) -> None:
 
 
 @pytest.mark.parametrize("scope", ["documents", "chunks"])
+def test_snippets_leave_out_markdown_attribute_lists(root: Path, scope: str) -> None:
+    """A Markdown page does not show its attribute lists (Python-Markdown's
+    `### Inline Processors {: #inlineprocessors }`); a reST text's braces are its text."""
+    (root / "docs" / "design" / "auth.md").write_text(
+        "# Auth {: #auth }\n\n## Inline Processors { #inlineprocessors .api }\n\n"
+        "Marmalade processors run inline.\n{: .note }\n",
+        "utf-8",
+    )
+    (root / "docs" / "design" / "notes.txt").write_text(
+        "Notes\n=====\n\nThe marmalade pattern ``(\\{.*?\\})`` and {.*?} in prose.\n",
+        "utf-8",
+    )
+    hits = {h.id: h.snippet for h in CatDoc(root).search("marmalade", scope=scope).results}
+    assert "{" not in hits["des-auth"] and "«Marmalade» processors" in hits["des-auth"]
+    assert "{.*?}" in hits["des-notes"]
+
+
+@pytest.mark.parametrize("scope", ["documents", "chunks"])
 def test_snippets_show_the_words_not_the_markup(root: Path, scope: str) -> None:
     """A hit on a reST section shows its title and prose, not its adornment, target and the
     options of the directive under it."""

@@ -68,6 +68,66 @@ def test_no_path_is_found_false_with_empty_list() -> None:
     assert not result.found and result.paths == [] and not result.truncated
     data = result.model_dump(by_alias=True)
     assert data["found"] is False and data["paths"] == []
+    assert data["message"] == "No path from c to b within 1 hop."
+    assert _trace(_chain_with_parallel(), "a", "c").message is None
+
+
+def _categories(functors: list[Functor]) -> Project:
+    """Three categories: guide (quickstart cites keywords, kept as `related`), reference
+    (keywords), and api (an object no functor maps)."""
+    guide = Category(
+        id="guide",
+        objects=[
+            DocObject(id="quickstart", metadata={"related": ["keywords"]}),
+            DocObject(id="install"),
+        ],
+    )
+    reference = Category(id="reference", objects=[DocObject(id="keywords")])
+    api = Category(id="api", objects=[DocObject(id="client")])
+    return _project([guide, reference, api], functors)
+
+
+def _functor(ident: str, source: str, target: str, mapping: dict[str, str]) -> Functor:
+    return Functor(id=ident, source_category=source, target_category=target, object_mapping=mapping)
+
+
+def test_no_path_between_categories_no_functor_connects_says_why_and_what_to_try() -> None:
+    """setuptools' docs: quickstart cites keywords, another category's document, and the
+    trace found nothing "within 8 hops", as if a deeper one might: no depth would."""
+    project = _categories([])
+    message = _trace(project, "quickstart", "keywords").message
+    assert message == (
+        "No path from quickstart to keywords: quickstart is in category guide and keywords in "
+        "reference, and no functor leads from guide to reference; a path leaves its category "
+        "only along a functor. quickstart does reference keywords (its metadata.related): a "
+        "reference across categories is kept as a related link, not a morphism. `catdoc "
+        "validate --suggest` proposes the functor mappings that references between the two "
+        "categories imply."
+    )
+    plain = _trace(project, "install", "keywords", via_functors=False).message
+    assert plain is not None and "no functor leads from guide to reference" in plain
+    assert "does reference" not in plain and "catdoc validate --suggest" in plain
+
+
+def test_no_path_along_functors_that_lead_elsewhere_says_what_to_try() -> None:
+    """A chain of functors (guide → api → reference) that does not map the object leaves the
+    depth-bound answer; functors not followed, or leading the other way, are named."""
+    chain = [
+        _functor("G", "guide", "api", {"install": "client"}),
+        _functor("A", "api", "reference", {}),
+    ]
+    project = _categories(chain)
+    assert _trace(project, "install", "keywords").message == (
+        "No path from install to keywords within 8 hops."
+    )
+    unfollowed = _trace(project, "install", "client", via_functors=False).message
+    assert unfollowed is not None and "this trace does not follow functors" in unfollowed
+    assert "catdoc validate" not in unfollowed
+    assert _trace(project, "keywords", "quickstart").message == (
+        "No path from keywords to quickstart: keywords is in category reference and quickstart "
+        "in guide, and functors lead only the other way, from guide to reference; a path leaves "
+        "its category only along a functor. A trace from quickstart to keywords follows them."
+    )
 
 
 def test_same_object_is_the_identity_path() -> None:

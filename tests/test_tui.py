@@ -259,6 +259,20 @@ async def test_trace_between_two_objects(traceability: Path) -> None:
 
 
 @anyio
+async def test_trace_without_a_path_shows_why(traceability: Path) -> None:
+    """The status line is the core's message: functors lead the other way, so trace that way."""
+    app = make_app(traceability)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t", *"test-checkout-e2e", "enter", *"req-checkout", "enter")
+        screen = app.screen
+        assert isinstance(screen, TraceScreen)
+        assert screen.result is not None and not screen.result.found
+        status = " ".join(rendered(app, "#trace-status").split())
+        assert status == screen.result.message
+        assert "functors lead only the other way" in status
+
+
+@anyio
 async def test_trace_explains_an_unknown_id(traceability: Path) -> None:
     app = make_app(traceability)
     async with app.run_test(size=SIZE) as pilot:

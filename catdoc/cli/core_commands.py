@@ -738,7 +738,7 @@ def trace(
         print_json(result)
         return
     if not result.found:
-        echo(f"No path from {source} to {target} within {max_depth} hops.")
+        echo(result.message or "")
         return
     for number, path in enumerate(result.paths, 1):
         parts = [path.nodes[0]]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from catdoc.errors import IO_ERROR, CatDocError
-from catdoc.markup import Kind
+from catdoc.markup import Kind, kind_of
 from catdoc.progress import Progress, no_progress
 from catdoc.search import concept_store, keyphrases
 from catdoc.search.filters import Condition, path_matches
@@ -632,8 +632,9 @@ class SearchIndex:
         self, scope: str, expression: str, rowids: Sequence[int]
     ) -> dict[int, tuple[str, list[str]]]:
         """rowid → (snippet with «marks», every marked word in title/heading and body), of the
-        text as it reads (`readable`: no adornment lines, targets or directive options); the
-        text's own « » show as ‹ › (`UNMARKED`).
+        text as it reads (`readable` of its document's markup: no adornment lines, targets or
+        directive options, nor a Markdown attribute list); the text's own « » show as ‹ ›
+        (`UNMARKED`).
 
         The page's texts are copied into a temporary FTS5 table with the same tokenizer and
         marked there: asking the big table for a few rowids of a match seeks through the whole
@@ -643,13 +644,18 @@ class SearchIndex:
         emptying it is one `delete-all` instead of tokenizing every text again."""
         if not rowids:
             return {}
-        table = "docs_fts" if scope == "documents" else "chunks_fts"
-        head = "title" if scope == "documents" else "heading"
         marks = ", ".join("?" * len(rowids))
+        sql = (
+            "SELECT f.rowid, f.title, f.body, d.path FROM docs_fts f "
+            "CROSS JOIN docs d ON d.rowid = f.rowid "
+            if scope == "documents"
+            else "SELECT f.rowid, f.heading, f.body, d.path FROM chunks_fts f "
+            "CROSS JOIN chunks c ON c.rowid = f.rowid CROSS JOIN docs d ON d.rowid = c.doc "
+        )
         texts = [
-            (rowid, heading, readable(body).translate(UNMARKED))
-            for rowid, heading, body in self.conn.execute(
-                f"SELECT rowid, {head}, body FROM {table} WHERE rowid IN ({marks})", rowids
+            (rowid, heading, readable(body, _markup(path)).translate(UNMARKED))
+            for rowid, heading, body, path in self.conn.execute(
+                f"{sql}WHERE f.rowid IN ({marks})", rowids
             )
         ]
         out: dict[int, tuple[str, list[str]]] = {}
@@ -840,6 +846,13 @@ def _marked(text: str) -> list[str]:
         if word:
             found[word] = None
     return list(found)
+
+
+def _markup(path: str | None) -> Kind:
+    """The markup of an indexed document as `readable` needs it: Markdown for inline content
+    (as `reading` reads it) and Markdown files; which of the other kinds a file is (a `.txt`
+    may be reST) changes nothing there."""
+    return "markdown" if path is None else kind_of(path)
 
 
 def _clean(text: str) -> str:

@@ -274,8 +274,7 @@ class TraceScreen(CatDocScreen):
                     step, len(self._steps) - 1
                 )
         else:
-            none = f"No path from {source} to {target} (morphisms or functors)."
-            self._status(Text(visible(none), "yellow"))
+            self._status(Text(visible(result.message or ""), "yellow"))
             self._show_steps(None)
         self.query_one(f"#{view.focus if view.focus in FOCUSABLE else 'trace-target'}").focus()
 
