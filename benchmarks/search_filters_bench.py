@@ -53,6 +53,8 @@ def main() -> None:
             {},
         ),
         ("documents, source folder", {"source": str(folder).rsplit("/", 1)[0]}, {}),
+        ("documents, path glob", {"path": "docs/**/spec-*.md"}, {}),
+        ("documents, path glob without a folder", {"path": "*-01[0-4]*.md"}, {}),
         ("documents, cardsOnly", {"cards_only": True}, {}),
         ("documents, includeContent", {}, {"include_content": True}),
         ("documents, includeClusters", {}, {"include_clusters": True}),

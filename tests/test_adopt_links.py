@@ -952,7 +952,7 @@ def test_exclude_patterns_match_what_sphinx_regular_expressions_match(
 ) -> None:
     """CatDoc walks a pattern's steps instead of backtracking through a regular expression; on
     every pattern Sphinx's expression compiles, both agree."""
-    from catdoc.importer.sphinx_conf import _glob_matches, _pattern
+    from catdoc.globs import sphinx_glob
 
     try:
         with warnings.catch_warnings():  # Sphinx's expressions may hold `[[`: a FutureWarning
@@ -960,7 +960,7 @@ def test_exclude_patterns_match_what_sphinx_regular_expressions_match(
             expected = re.match(_sphinx_regex(pattern), path) is not None
     except re.error:
         return
-    assert _glob_matches(_pattern(pattern), path) is expected
+    assert sphinx_glob([pattern]).match(path) is expected
 
 
 def test_a_pattern_of_many_stars_is_matched_in_linear_time() -> None:

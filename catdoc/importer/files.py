@@ -5,6 +5,7 @@ Antora component that Antora makes no page of) and reading them."""
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -26,6 +27,7 @@ from catdoc.documents import (
     structure_of,
 )
 from catdoc.errors import NOT_FOUND, CatDocError
+from catdoc.globs import Glob, parts_glob
 from catdoc.importer.sphinx_conf import SphinxProjects
 from catdoc.includes import Included, IncludeReader, fragments, included_by
 from catdoc.model import DocObject
@@ -210,46 +212,14 @@ def _exclude_patterns(root: Path, patterns: Sequence[str]) -> list[str]:
 def _excluded(rel: str, patterns: Sequence[str]) -> bool:
     """Whether a project-relative path, or a folder above it, matches one of the patterns
     (parts as in `_glob`: `*`, `?`, `[…]` within a name, `**` any number of folders)."""
-    if not patterns:
-        return False
-    parts = rel.split("/")
-    return any(
-        _matches(parts[:end], tuple(pattern.split("/")))
-        for pattern in patterns
-        for end in range(1, len(parts) + 1)
-    )
+    return bool(patterns) and _exclusion(tuple(patterns)).match(rel)
 
 
-def _matches(parts: list[str], pattern: tuple[str, ...]) -> bool:
-    """Whether path parts match pattern parts, `**` standing for any number of parts: a walk
-    over the pattern parts reached after each path part, so that `**/**/**/…` costs the
-    product of the two lengths, not the number of ways to split the path."""
-    reached = _through_any(pattern, {0})
-    for part in parts:
-        reached = _through_any(
-            pattern,
-            {at for at in reached if at < len(pattern) and pattern[at] == "**"}
-            | {
-                at + 1
-                for at in reached
-                if at < len(pattern)
-                and pattern[at] != "**"
-                and fnmatch.fnmatchcase(part, pattern[at])
-            },
-        )
-        if not reached:
-            return False
-    return len(pattern) in reached
-
-
-def _through_any(pattern: tuple[str, ...], reached: set[int]) -> set[int]:
-    """`reached` and the pattern parts after each `**` in it (which may stand for no part)."""
-    out = set(reached)
-    for at in sorted(reached):
-        while at < len(pattern) and pattern[at] == "**":
-            at += 1
-            out.add(at)
-    return out
+@functools.lru_cache(maxsize=16)
+def _exclusion(patterns: tuple[str, ...]) -> Glob:
+    """An import's exclude patterns compiled once (`catdoc.globs.parts_glob`): the walk asks
+    about every file and folder it meets."""
+    return parts_glob(patterns)
 
 
 def _existing(root: Path, text: str) -> Path | None:

@@ -39,15 +39,14 @@ cross-reference to a label or a document. A value not written out leaves MyST-Pa
 from __future__ import annotations
 
 import ast
-import enum
 import functools
 import posixpath
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from catdoc.documents import Kind, read_document
 from catdoc.errors import CatDocError
+from catdoc.globs import Glob, sphinx_glob
 from catdoc.project import resolve_inside
 
 CONF = "conf.py"
@@ -79,17 +78,31 @@ class SphinxConf:
     def excludes(self, rel: str) -> bool:
         """Whether a path relative to the source folder matches a pattern, as Sphinx's
         `Matcher` matches it (a leading `**/` also matches at the top)."""
-        patterns = [*self.exclude, *(p[3:] for p in self.exclude if p.startswith("**/"))]
-        return any(_glob_matches(_pattern(pattern), rel) for pattern in patterns)
+        return self._excluding.match(rel)
 
     def builds(self, rel: str) -> bool | None:
         """Whether Sphinx builds the file at `rel` (relative to the source folder) as a page;
-        None when the suffixes cannot be known and no pattern leaves it out."""
-        if any(self.excludes(prefix) for prefix in _prefixes(rel)):
+        None when the suffixes cannot be known and no pattern leaves it out (nor a folder above
+        it: Sphinx does not enter a folder a pattern matches)."""
+        if self._excluding_below.match(rel):
             return False
         if self.suffixes is None:
             return None
         return rel.endswith(self.suffixes)
+
+    @functools.cached_property
+    def _excluding(self) -> Glob:
+        return sphinx_glob(_matched(self.exclude))
+
+    @functools.cached_property
+    def _excluding_below(self) -> Glob:
+        return sphinx_glob(_matched(self.exclude), below=True)
+
+
+def _matched(patterns: tuple[str, ...]) -> list[str]:
+    """The patterns Sphinx's `Matcher` matches: those given, and each `**/…` without its `**/`
+    (so that it also matches at the top)."""
+    return [*patterns, *(p[3:] for p in patterns if p.startswith("**/"))]
 
 
 class SphinxProjects:
@@ -279,107 +292,6 @@ def _suffix_keys(node: ast.AST | None) -> set[str] | None:
         keys = [_text(key) for key in node.keys]
         return set().union(*keys) if all(keys) else None
     return _text(node) or _strings(node)
-
-
-class _Wild(enum.Enum):
-    """A pattern's wildcard: `*` (within a name), `**` (any text) or `?` (one character)."""
-
-    STAR = "*"
-    ANY = "**"
-    ONE = "?"
-
-
-_STAR, _ANY, _ONE = _Wild.STAR, _Wild.ANY, _Wild.ONE
-Token = str | re.Pattern[str] | _Wild
-"""A pattern's step: one literal character, a wildcard, or a character class."""
-
-
-@functools.lru_cache(maxsize=4096)
-def _pattern(glob: str) -> tuple[Token, ...]:
-    """Sphinx's `_translate_pattern` as steps: `**` any text, `*` and `?` within a name, `[…]` a
-    class (`[!…]` never `/`). A class that is no valid one makes the whole pattern literal, as
-    Sphinx's regular expression would fail to compile."""
-    out: list[Token] = []
-    i, n = 0, len(glob)
-    while i < n:
-        char = glob[i]
-        i += 1
-        if char == "*" and glob[i : i + 1] == "*":
-            i += 1
-            out.append(_ANY)
-        elif char == "*":
-            out.append(_STAR)
-        elif char == "?":
-            out.append(_ONE)
-        elif char == "[":
-            j = i + (glob[i : i + 1] == "!")
-            j += glob[j : j + 1] == "]"
-            j = glob.find("]", j)
-            if j < 0:
-                out.append("[")
-                continue
-            inner = glob[i:j].replace("\\", "\\\\").replace("[", "\\[")
-            i = j + 1
-            inner = (
-                "^/" + inner[1:] if inner[0] == "!" else "\\" + inner if inner[0] == "^" else inner
-            )
-            try:
-                out.append(re.compile(f"[{inner}]"))
-            except re.error:
-                return tuple(glob)
-        else:
-            out.append(char)
-    return tuple(out)
-
-
-def _one(step: Token, char: str) -> bool:
-    """Whether a step that takes one character takes `char`."""
-    if isinstance(step, str):
-        return char == step
-    if isinstance(step, re.Pattern):
-        return step.fullmatch(char) is not None
-    return step is _ONE and char != "/"
-
-
-def _glob_matches(steps: tuple[Token, ...], text: str) -> bool:
-    """Whether `text` matches the pattern's steps whole: a walk over the set of steps reached,
-    one character at a time, so a pattern of many stars (`**a**a**a…b`) costs its length times
-    the text's, where a regular expression backtracks for minutes."""
-    end = len(steps)
-
-    def closed(states: set[int]) -> set[int]:
-        """The states and those a star lets through with no character."""
-        out: set[int] = set()
-        todo = list(states)
-        while todo:
-            at = todo.pop()
-            if at not in out:
-                out.add(at)
-                if at < end and (steps[at] is _STAR or steps[at] is _ANY):
-                    todo.append(at + 1)
-        return out
-
-    states = closed({0})
-    for char in text:
-        reached: set[int] = set()
-        for at in states:
-            if at == end:
-                continue
-            step = steps[at]
-            if step is _ANY or (step is _STAR and char != "/"):
-                reached.add(at)
-            elif _one(step, char):
-                reached.add(at + 1)
-        if not reached:
-            return False
-        states = closed(reached)
-    return end in states
-
-
-def _prefixes(rel: str) -> list[str]:
-    """`a`, `a/b`, `a/b/c.rst` for `a/b/c.rst`: the folders Sphinx enters, then the file."""
-    parts = rel.split("/")
-    return ["/".join(parts[:end]) for end in range(1, len(parts) + 1)]
 
 
 def _inventory_names(tree: ast.Module) -> frozenset[str]:

@@ -12,15 +12,14 @@ filter: it restricts the text match to the `summary` column (see `Condition.fts`
 from __future__ import annotations
 
 import datetime as dt
-import fnmatch
 import json
-import re
-from collections.abc import Callable, Sequence, Sized
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from catdoc.errors import VALIDATION_ERROR, CatDocError
+from catdoc.globs import Glob, path_glob
 
 if TYPE_CHECKING:
     from catdoc.model import Category, DocObject
@@ -149,133 +148,6 @@ def parse_date(value: Any, name: str) -> dt.date | None:
 MAX_PATH_PATTERN = 1000
 """Longest path glob (characters) a search accepts: ample for any real path, and it bounds the
 matcher's work per document, which is linear in the path for a given pattern."""
-GLOB_STATES = 2_000
-GLOB_RESULTS = 20_000
-"""Steps (sets of positions) and answers (paths) one compiled glob remembers before it forgets
-them all and starts again: memory stays bounded whatever the pattern and the paths."""
-
-_Test = Callable[[str], bool]
-
-
-def _any(_: str) -> bool:
-    return True
-
-
-def _not_slash(ch: str) -> bool:
-    return ch != "/"
-
-
-def _slash(ch: str) -> bool:
-    return ch == "/"
-
-
-class PathGlob:
-    """A path glob compiled to an automaton: `*` and `?` stay inside one folder, `**` crosses
-    folders, `**/` is any number of whole folders, `[…]` is a character class (as in fnmatch),
-    and a pattern without `/` matches the file name in any folder (as in .gitignore).
-
-    Matching follows the set of live pattern positions one character at a time, and remembers
-    each (set, character) step, so a path costs one dictionary look-up per character once warm.
-    No pattern (`**/**/…`, `*a*a*a…`) can make it exponential, as it can a backtracking regex.
-    """
-
-    def __init__(self, pattern: str) -> None:
-        pattern = pattern.strip()
-        if pattern.startswith("./"):
-            pattern = pattern[2:]
-        if "/" not in pattern:
-            pattern = "**/" + pattern
-        self._moves: list[list[tuple[_Test, int]]] = []
-        self._skips: list[list[int]] = []
-        i = 0
-        while i < len(pattern):
-            char, end = pattern[i], pattern.find("]", i + 1)
-            if pattern.startswith("**/", i):
-                self._add(skips=[1, 2])
-                self._add([(_any, 0), (_slash, 1)])
-                i += 3
-            elif pattern.startswith("**", i):
-                self._add([(_any, 0)], skips=[1])
-                i += 2
-            elif char == "*":
-                self._add([(_not_slash, 0)], skips=[1])
-                i += 1
-            elif char == "?":
-                self._add([(_not_slash, 1)])
-                i += 1
-            elif char == "[" and end != -1 and pattern[i + 1 : end] not in ("", "!"):
-                # `[]` and `[!]` are no classes: fnmatch reads them as plain characters
-                regex = re.compile(fnmatch.translate(pattern[i : end + 1])[4:-3], re.S)
-                self._add([(lambda ch, r=regex: r.match(ch) is not None, 1)])
-                i = end + 1
-            else:
-                self._add([(char.__eq__, 1)])
-                i += 1
-        self._accept = 1 << len(self._moves)
-        self._closures = [self._closure(n) for n in range(len(self._moves) + 1)]
-        self._rows: dict[int, dict[str | None, Any]] = {}
-        self._results: dict[str, bool] = {}
-        self._start = self._row(self._closures[0])
-
-    def _add(self, moves: Sequence[tuple[_Test, int]] = (), skips: Sequence[int] = ()) -> None:
-        """A pattern position: its steps on a character and its empty steps, relative to it."""
-        here = len(self._moves)
-        self._moves.append([(test, here + ahead) for test, ahead in moves])
-        self._skips.append([here + ahead for ahead in skips])
-
-    def _closure(self, node: int) -> int:
-        """The positions reachable from `node` without reading a character, as a bit set."""
-        reached, todo = 0, [node]
-        while todo:
-            n = todo.pop()
-            if not reached >> n & 1:
-                reached |= 1 << n
-                todo += self._skips[n] if n < len(self._skips) else []
-        return reached
-
-    def _step(self, state: int, ch: str) -> int:
-        out, rest = 0, state
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            node = low.bit_length() - 1
-            for test, target in self._moves[node] if node < len(self._moves) else ():
-                if test(ch):
-                    out |= self._closures[target]
-        return out
-
-    def _row(self, state: int) -> dict[str | None, Any]:
-        """The step table of a set of positions: character → next table, filled as paths need
-        it; under "" the set itself (0: nothing can match any more), under None whether it holds
-        the end of the pattern. When full, every table is dropped (tables link to each other,
-        so a fresh start table is made too)."""
-        row = self._rows.get(state)
-        if row is None:
-            if len(self._rows) >= GLOB_STATES:
-                self._rows = {}
-                self._start = self._row(self._closures[0])
-            row = self._rows[state] = {"": state, None: bool(state & self._accept)}
-        return row
-
-    def match(self, path: str) -> bool:
-        known = self._results.get(path)
-        if known is None:
-            known = self._run(path)
-            if len(self._results) >= GLOB_RESULTS:
-                self._results.clear()
-            self._results[path] = known
-        return known
-
-    def _run(self, path: str) -> bool:
-        row = self._start
-        for ch in path:
-            following = row.get(ch)
-            if following is None:
-                following = row[ch] = self._row(self._step(row[""], ch))
-            if not following[""]:
-                return False
-            row = following
-        return bool(row[None])
 
 
 def check_path_pattern(pattern: str) -> None:
@@ -290,10 +162,11 @@ def check_path_pattern(pattern: str) -> None:
 
 
 @lru_cache(maxsize=32)
-def glob_regex(pattern: str) -> PathGlob:
-    """The compiled matcher of a path glob (see `PathGlob`); used like a regex's `match`."""
+def glob_regex(pattern: str) -> Glob:
+    """The compiled matcher of a path glob (`catdoc.globs.path_glob`); used like a regex's
+    `match`."""
     check_path_pattern(pattern)
-    return PathGlob(pattern)
+    return path_glob(pattern)
 
 
 def path_matches(path: str | None, pattern: str) -> bool:
