@@ -901,7 +901,7 @@ class CatDoc(
         settings = current_config(self.root).search
         clusters = {
             False: None,
-            True: lambda: (self.cluster_of(), self.cluster),
+            True: self.clusters_now,
             None: self.ready_clusters,
         }[include_clusters]
         return run_search(

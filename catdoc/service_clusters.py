@@ -123,6 +123,13 @@ class ClusterOperations(ServiceBase):
         fields = {name: getattr(cluster, name) for name in r.ClusterSummary.model_fields}
         return r.ClusterDetail(**fields, members=members, member_limit=limit, member_offset=offset)
 
+    def clusters_now(self) -> tuple[dict[str, str], Callable[[str], r.Cluster]]:
+        """(`cluster_of()`, `cluster`) of one clustering, computed now if need be. Asking for
+        the two apart could meet two clusterings (the stored vectors changed in between, as a
+        background worker stores them), and a hit's cluster id then named no cluster."""
+        value = self._clustering()
+        return value.of, value.by_id.__getitem__
+
     def ready_clusters(self) -> tuple[dict[str, str], Callable[[str], r.Cluster]] | None:
         """(`cluster_of()`, `cluster`) when the current clustering is at hand; otherwise None,
         and it is computed on a background thread (one at a time), so a search that only

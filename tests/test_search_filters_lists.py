@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catdoc import results as r
+from catdoc.clusters import Clustering
 from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
 from catdoc.search.filters import make_filters
 from catdoc.search.hit_details import HIT_CONTENT_CHARS
@@ -327,3 +328,20 @@ def test_cluster_filter_and_cluster_info(svc: CatDoc) -> None:
         assert hit.cluster_name == (svc.cluster(hit.cluster_id).name if hit.cluster_id else None)
     assert any(h.cluster_id for h in response.results)
     assert all(h.cluster_id is None for h in svc.search("common", limit=200).results)
+
+
+def test_hits_are_decorated_from_one_clustering(
+    svc: CatDoc, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clustering may change while a search decorates its hits (a background worker stores
+    document vectors, which the clustering reads): the hits' cluster ids and names come from
+    one clustering. Asked apart, an id of the first named no cluster of the second (NOT_FOUND)."""
+    first = svc._clustering()
+    later = Clustering([], first.documents, first.links)  # what a recomputation may give
+    answers = iter([first, later, later, later])
+    monkeypatch.setattr(svc, "_clustering", lambda: next(answers))
+    response = svc.search("common", limit=200, include_clusters=True)
+    assert any(h.cluster_id for h in response.results)
+    for hit in response.results:
+        assert hit.cluster_id == first.of.get(hit.id)
+        assert hit.cluster_name == (first.by_id[hit.cluster_id].name if hit.cluster_id else None)
