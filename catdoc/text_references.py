@@ -493,16 +493,21 @@ def _find_lines(
     lines: list[str], offset: int, skip: list[bool], kind: Kind, citations: bool = False
 ) -> list[_Found]:
     """Markdown and plain text, line by line (their inline markup does not span lines here, but
-    for the end of a link whose text began on an earlier line); `citations` reads `@` as
-    mystmd does."""
+    for the end of a link whose text began on an earlier line and Markdown's code spans,
+    `_SpanCarry`); `citations` reads `@` as mystmd does."""
     strict = kind != "markdown"
     citations = citations and not strict
     defined = _defined_labels(lines, skip)
     found: list[_Found] = []
+    spans = None if strict else _SpanCarry(lines, skip)
     for i, line in enumerate(lines):
+        if spans is not None and spans.closes_at is not None:
+            line = spans.rest(i, line)
         if skip[i] or not (
             "@" in line or "#" in line or "[" in line or "]" in line or "{" in line or "<" in line
         ):
+            if spans is not None and not skip[i] and "`" in line:
+                spans.opens(i, _CODE_SPAN.sub(_blank, line))
             continue
         number = i + offset + 1
         if not strict and "<!--" in line:
@@ -510,6 +515,8 @@ def _find_lines(
         if "`" in line:
             myst = kind == "markdown" and "}`" in line
             line = _CODE_SPAN.sub(partial(_code_span, found=found, line=number, myst=myst), line)
+            if spans is not None:
+                line = spans.opens(i, line)
         if "[" in line or "](" in line:
             definition = _LINK_DEF.match(line)
             if definition:
@@ -540,6 +547,52 @@ def _find_lines(
         for ref_kind, match in _mentions(line, strict, citations):
             found.append(_mention(ref_kind, match.group(1), number, match.start(1)))
     return found
+
+
+_BACKTICKS = re.compile(r"(?<!`)`+(?!`)")
+
+
+class _SpanCarry:
+    """Markdown code spans that run over a line break (CommonMark: a backtick string opens a
+    span when one of the same length closes it later in the paragraph), for a line-by-line
+    reading: the rest of the opening line and every line up to the closing string are code.
+    Each paragraph is searched at most once per string length with no closer from a line on,
+    so a paragraph of unclosed backticks stays linear."""
+
+    def __init__(self, lines: list[str], skip: list[bool]) -> None:
+        self.lines, self.skip = lines, skip
+        self.closes_at: int | None = None
+        self.run = ""
+        self.unclosed: dict[int, int] = {}
+        """A string length → the line up to which no string of it closes one (a paragraph's end)."""
+
+    def opens(self, i: int, line: str) -> str:
+        """`line` (its whole spans already blanked) without the span its first unclosed string
+        opens, when a string of the same length closes it on a later line of the paragraph."""
+        match = _BACKTICKS.search(line)
+        if match is None:
+            return line
+        run = match.group()
+        if self.unclosed.get(len(run), -1) > i:
+            return line
+        closer = re.compile(rf"(?<!`){run}(?!`)")
+        j = i + 1
+        while j < len(self.lines) and not self.skip[j] and self.lines[j].strip():
+            if closer.search(self.lines[j]):
+                self.closes_at, self.run = j, run
+                return line[: match.start()] + " " * (len(line) - match.start())
+            j += 1
+        self.unclosed[len(run)] = j
+        return line
+
+    def rest(self, i: int, line: str) -> str:
+        """A line inside a span: code up to its closing string (then read on), or all code."""
+        if i < (self.closes_at or 0):
+            return " " * len(line)
+        self.closes_at = None
+        end = re.search(rf"(?<!`){self.run}(?!`)", line)
+        assert end is not None  # `opens` found it there
+        return " " * end.end() + line[end.end() :]
 
 
 def _defined_labels(lines: list[str], skip: list[bool]) -> set[str]:

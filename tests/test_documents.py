@@ -649,3 +649,41 @@ def test_a_mystmd_citation_is_read_only_where_mystmd_reads_one() -> None:
     refs = extract_references(text, citations=True)
     assert [r.target for r in refs if r.kind == "object"] == ["a", "b:c"]
     assert [r.target for r in extract_references(text) if r.kind == "object"] == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # pip's more-dependency-resolution.md: a role's target on the line after its opening
+        (
+            "Candidates ({ref}`direct\nURL references <pypug:dependency-specifiers>`) go.\n",
+            [],
+        ),
+        (
+            "a `code\nstill <x:y> [l](b.md)` after [m](c.md) <z:w>\n",
+            [("link", "c.md", 2), ("link", "z:w", 2)],
+        ),
+        ("a ``two\n`one` <x:y>\nthree`` [m](c.md)\n", [("link", "c.md", 3)]),
+        # a string no string of its length closes in the paragraph is no span: read on
+        (
+            "a `never closed\n<x:y> [l](b.md)\n\nnew ` <q:r>\n",
+            [("link", "b.md", 2), ("link", "x:y", 2), ("link", "q:r", 4)],
+        ),
+        ("a `` x\n` [l](b.md)\n", [("link", "b.md", 2)]),
+    ],
+)
+def test_a_code_span_runs_over_line_breaks_in_its_paragraph(
+    text: str, expected: list[tuple[str, str, int]]
+) -> None:
+    """CommonMark: a backtick string opens a code span when a string of its length closes it
+    later in the paragraph, on whatever line; nothing inside is a reference."""
+    assert refs(text) == expected
+
+
+def test_a_paragraph_of_backticks_is_read_in_linear_time() -> None:
+    """Each line's backtick closes the span the line before opened; one that no later line
+    closes is looked for once."""
+    text = "".join(f"line {n} ` [l](b.md)\n" for n in range(40_000))
+    assert [line for _, _, line in refs(text)] == list(range(2, 40_001, 2))
+    unclosed = "a `` b\n" + "[l](b.md) ` c\n" * 40_000
+    assert len(refs(unclosed)) == 20_000  # the single backticks pair up, the double never
