@@ -43,16 +43,26 @@ _FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M)
 _YAML_LINE = re.compile(r"line (\d+)")
 
 
-def split_front_matter(text: str) -> FrontMatter:
-    """Split YAML front matter (between `---` lines at the very top) from the body."""
+def _bounds(text: str) -> tuple[str, tuple[int, int, int] | None]:
+    """The text with its newlines normalised, and where its front matter's YAML starts and ends
+    and its body starts (None without front matter): found by the `---` lines alone."""
     text = normalize_newlines(text)
     opening = _FM_OPEN.match(text)
     closing = _FM_CLOSE.search(text, opening.end()) if opening else None
     if opening is None or closing is None:
-        return FrontMatter({}, text, 1)
+        return text, None
     end = closing.end() + (1 if text[closing.end() : closing.end() + 1] == "\n" else 0)
+    return text, (opening.end(), closing.start(), end)
+
+
+def split_front_matter(text: str) -> FrontMatter:
+    """Split YAML front matter (between `---` lines at the very top) from the body."""
+    text, bounds = _bounds(text)
+    if bounds is None:
+        return FrontMatter({}, text, 1)
+    start, stop, end = bounds
     body, body_start = text[end:], text.count("\n", 0, end) + 1
-    raw = text[opening.end() : closing.start()]
+    raw = text[start:stop]
     if not raw.strip():
         return FrontMatter({}, body, body_start)
     last = body_start - 1
@@ -133,5 +143,7 @@ def body_lines(text: str, kind: str) -> tuple[list[str], int]:
     """The lines after any front matter (not for rst) and the 0-based file line of the first."""
     if kind == "rst":
         return normalize_newlines(text).split("\n"), 0
-    front = split_front_matter(text)
-    return front.body.split("\n"), front.body_start_line - 1
+    text, bounds = _bounds(text)  # the body is where the `---` lines say: no YAML is parsed
+    if bounds is None:
+        return text.split("\n"), 0
+    return text[bounds[2] :].split("\n"), text.count("\n", 0, bounds[2])

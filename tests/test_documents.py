@@ -20,6 +20,7 @@ from catdoc.documents import (
     split_front_matter,
 )
 from catdoc.errors import NOT_FOUND, PATH_OUTSIDE_PROJECT, VALIDATION_ERROR, CatDocError
+from catdoc.front_matter import body_lines
 from catdoc.importer.sphinx_conf import DEFAULT_URL_SCHEMES
 from catdoc.markup import MAX_DIRECTIVE_NESTING, fence_directive, scan_markdown, scan_rst
 from catdoc.model import DocObject, ImportConfig
@@ -687,3 +688,23 @@ def test_a_paragraph_of_backticks_is_read_in_linear_time() -> None:
     assert [line for _, _, line in refs(text)] == list(range(2, 40_001, 2))
     unclosed = "a `` b\n" + "[l](b.md) ` c\n" * 40_000
     assert len(refs(unclosed)) == 20_000  # the single backticks pair up, the double never
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["---\n", "...\n", "a: b\n", "\ufeff", "x\n", "\r\n", "---", "[\n", "\n", "- 1\n"]
+        ),
+        max_size=10,
+    ),
+    st.sampled_from(["markdown", "asciidoc", "text"]),
+)
+def test_body_lines_are_the_front_matters_body_without_parsing_it(
+    parts: list[str], kind: str
+) -> None:
+    """`body_lines` finds the body by the `---` lines alone (an import asks for it several
+    times per document); it is the body `split_front_matter` gives, valid YAML or not."""
+    text = "".join(parts)
+    front = split_front_matter(text)
+    assert body_lines(text, kind) == (front.body.split("\n"), front.body_start_line - 1)
