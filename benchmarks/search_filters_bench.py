@@ -4,7 +4,9 @@ For each filter set, five queries warm the engine up, then distinct queries (1â€
 as in search_bench.py) are timed once each. Printed: p50 and p95 of the wall time, and the p50
 of this process's CPU time (on a shared, loaded machine the wall time includes waiting for a
 core), against the 20 ms budget of a read tool. The clusters (cluster filter, cluster info) are
-computed once first: that is a separate cost, printed on its own line.
+computed once first: that is a separate cost, printed on its own line. Hybrid runs without
+vectors (`search.vectors: off`, as search_bench.py and a default install): vectors stored by a
+background worker during the run would change the clusters, and the cluster row's id with them.
 
     python benchmarks/search_filters_bench.py            # benchmarks/out/10000
     python benchmarks/search_filters_bench.py --docs 1000 --queries 50
@@ -31,12 +33,14 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(HERE.parent))
     from benchmarks.search_bench import percentile, queries
+    from benchmarks.search_quality import set_vectors
     from catdoc.search.filters import make_filters
     from catdoc.service import CatDoc
 
     root = args.out or HERE / "out" / str(args.docs)
     if not (root / ".catdoc").is_dir():
         sys.exit(f"No corpus at {root}: run `python benchmarks/generate.py {args.docs} {root}`.")
+    set_vectors(root, "off")  # as a default install; vectors stored meanwhile would recluster
     service = CatDoc(root)
     warm, texts = queries(root, 5, seed=3), queries(root, args.queries)
     service.search(warm[0])  # index up to date before timing
