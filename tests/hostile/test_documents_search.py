@@ -15,6 +15,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -483,3 +484,43 @@ def test_concurrent_cold_searches_all_succeed(fresh_projects: list[Path]) -> Non
         for proc in procs:
             _, err = proc.communicate(timeout=HANG_GUARD)
             assert proc.returncode == 0, err
+
+
+_CONFIG_TEXT = st.one_of(
+    st.text(max_size=300),
+    st.lists(
+        st.sampled_from(
+            [
+                "project:\n", "  toc:\n", "    - file: a.md\n", "      title: T\n",
+                "  references:\n",
+                "    guide: https://x\n", "name: shop\n", "version: ~\n", "version: true\n",
+                "nav:\n", "  - A: a.md\n", "  - <b>x</b>: b.adoc\n", "&a [*a]\n", "*a\n", "- [\n",
+                "extensions = ['myst_parser']\n", "myst_url_schemes = {'x': None}\n",
+                "exclude_patterns = ['**a**a**b']\n", "\0", "\ufeff", "  " * 40 + "x: 1\n",
+                "[" * 200, "site_name: s\n", "docs_dir: ..\n", "INHERIT: ../../etc/passwd\n",
+            ]
+        ),
+        max_size=12,
+    ).map("".join),
+)  # fmt: skip
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(["myst.yml", "modules/../antora.yml", "mkdocs.yml", "conf.py"]), _CONFIG_TEXT
+)
+def test_a_docs_tools_config_of_any_text_never_breaks_an_import(name: str, text: str) -> None:
+    """The configurations an import reads beside the documents (mystmd's `myst.yml`, Antora's
+    `antora.yml`, MkDocs' `mkdocs.yml`, Sphinx's `conf.py`) are other people's files: whatever
+    they hold, the import of the pages under them finishes: each page is an object, or one
+    the tool does not build (Sphinx's default `source_suffix` is `.rst`)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        CatDoc.init(root, bare=True)
+        pages = root / "docs" / "modules" / "ROOT" / "pages"
+        pages.mkdir(parents=True)
+        (pages / "a.adoc").write_text("= A\n\nSee xref:b.adoc[] and <<b.adoc#x,B>>.\n")
+        (pages / "b.md").write_text("# B\n\n@a [](#x) [](x:y) <project:a.adoc> {ref}`x`\n")
+        (root / "docs" / os.path.normpath(name)).write_bytes(text.encode("utf-8", "surrogatepass"))
+        result = CatDoc(root).import_documents(["docs"], link=True)
+        assert result.created + result.not_built == 2
