@@ -147,6 +147,14 @@ class Glob:
         return bool(row[None])
 
 
+def _class_end(text: str, i: int) -> int:
+    """Where the class opened by the `[` before `text[i]` ends (its `]`), or -1: a `!` first,
+    then a `]` first, are the class's own, as fnmatch and Sphinx read them."""
+    j = i + (text[i : i + 1] == "!")
+    j += text[j : j + 1] == "]"
+    return text.find("]", j)
+
+
 def _fnmatch_class(chunk: str) -> Test:
     """The test of a character class `[…]`, as fnmatch reads it."""
     regex = re.compile(fnmatch.translate(chunk))
@@ -211,9 +219,7 @@ def _sphinx_positions(glob: str) -> list[Position]:
         elif char == "?":
             out.append(_one(_not_slash))
         elif char == "[":
-            j = i + (glob[i : i + 1] == "!")
-            j += glob[j : j + 1] == "]"
-            j = glob.find("]", j)
+            j = _class_end(glob, i)
             if j < 0:
                 out.append(_one("[".__eq__))
                 continue
@@ -260,9 +266,7 @@ def _parts_positions(pattern: str) -> list[Position]:
             elif char == "?":
                 out.append(_one(_not_slash))
             elif char == "[":
-                j = i + (part[i : i + 1] == "!")
-                j += part[j : j + 1] == "]"
-                j = part.find("]", j)
+                j = _class_end(part, i)
                 if j < 0:
                     out.append(_one("[".__eq__))
                     continue

@@ -149,6 +149,10 @@ _RST_DIRECTIVE = re.compile(
     r"\.\.[ \t]+(?:\|[^|\n]{1,200}\|[ \t]+)?([A-Za-z0-9][\w:+.-]{0,100}?)[ \t]*::(?:[ \t]|$)"
 )
 _RST_OPTION = re.compile(r":[^:\s][^:\n]{0,100}:(?:[ \t]|$)")
+URI_SCHEME = r"[a-zA-Z][a-zA-Z0-9+.-]*"
+"""A URI's scheme (RFC 3986: `https`, `mailto`, MyST's `project`, mystmd's `xref`), before `:`."""
+MYST_PROJECT = "project:"
+"""MyST's scheme for a path or target in the project (`[](project:usage.md)`, `project:#x`)."""
 _RST_ENUMERATOR = r"(?:\d+|#|[A-Za-z]|[ivxlcdm]+|[IVXLCDM]+)"
 RST_LIST_MARKER = rf"(?:[-*+\u2022\u2023\u2043]|\({_RST_ENUMERATOR}\)|{_RST_ENUMERATOR}[.)])[ \t]+"
 """A list item's bullet (`-`, `*`, `+`, `•`, `‣`, `⁃`) or enumerator (`1.`, `a)`, `(iv)`, `#.`)
@@ -660,15 +664,26 @@ work on a line written to be slow."""
 
 def without_html_comments(line: str) -> str:
     """A Markdown line with its HTML comments (`<!-- … -->`) blanked, in one pass."""
-    parts: list[str] = []
-    done = 0
-    while (start := line.find("<!--", done)) != -1:
-        end = line.find("-->", start + 4)
-        if end == -1:
+    return cut_spans(line, "<!--", "-->", blank=True)
+
+
+def cut_spans(text: str, start: str, end: str, *, blank: bool = False) -> str:
+    """`text` without each `start`…`end` span (blanked instead, keeping columns, with `blank`),
+    the first `end` after a `start` closing it, in one pass: where an expression such as
+    `<!--.*?-->` retries from every later `start` of a text with no `end` after it, no later
+    `start` can find one either."""
+    kept: list[str] = []
+    at = 0
+    while (opened := text.find(start, at)) != -1:
+        closed = text.find(end, opened + len(start))
+        if closed == -1:
             break
-        parts += [line[done:start], " " * (end + 3 - start)]
-        done = end + 3
-    return "".join(parts) + line[done:]
+        kept.append(text[at:opened])
+        if blank:
+            kept.append(" " * (closed + len(end) - opened))
+        at = closed + len(end)
+    kept.append(text[at:])
+    return "".join(kept)
 
 
 def plain_markdown(title: str) -> str:

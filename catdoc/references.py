@@ -68,6 +68,7 @@ from catdoc.documents import (
     normalize_label,
     written_as_id,
 )
+from catdoc.markup import MYST_PROJECT, URI_SCHEME
 from catdoc.model import ImportConfig
 
 LINKS = "references"
@@ -77,7 +78,7 @@ ANCHOR = "#"
 is `#limits`): it names no other document."""
 
 _WEB_SUFFIXES = (".html", ".htm")
-_SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*):")
+_SCHEME = re.compile(rf"({URI_SCHEME}):")
 MYST_NOT_DOCUMENTS = frozenset({"inv", "path"})
 """MyST-Parser's own link schemes that name no document of the project."""
 _MARKDOWN_LINKS = ("markdown", "text")
@@ -85,8 +86,6 @@ _MARKDOWN_LINKS = ("markdown", "text")
 Antora resource, reported as written)."""
 MYSTMD_XREF = "xref"
 """mystmd's scheme for a page or target of another MyST project (`xref:guide/page#label`)."""
-MYST_PROJECT = "project:"
-"""MyST-Parser's scheme for a path in the project (`[](project:usage.md)`)."""
 _FIRST_WORD = re.compile(r"[^-_.\d]*")
 LEAD_CUTOFF = 0.8
 """How close (difflib's ratio) a mention's first word must be to an id's to count as a typo of

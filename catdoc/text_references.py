@@ -92,7 +92,9 @@ from catdoc.front_matter import body_lines, normalize_newlines, split_front_matt
 from catdoc.markup import (
     ATTRIBUTE_LIST,
     DOCUMENT_SUFFIXES,
+    MYST_PROJECT,
     RST_LIST_MARKER,
+    URI_SCHEME,
     Kind,
     Structure,
     explicit_kind,
@@ -150,11 +152,11 @@ _SHORTCUT = re.compile(r"!?" + _LINK_TEXT + r"\]")
 """A `[label]` that may be a shortcut reference link, when the document defines that label."""
 _LINK_DEF = re.compile(r"^ {0,3}\[([^\]\n^][^\]\n]*)\]:[ \t]*<?([^\s>]+)>?")
 _URL = re.compile(
-    r"<[a-zA-Z][a-zA-Z0-9+.-]*:[^\s<>]*>|<[^\s<>@]+@[^\s<>]+>"
-    r"|\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s<>]*|\bmailto:[^\s<>]*|\bwww\.[^\s<>]*"
+    rf"<{URI_SCHEME}:[^\s<>]*>|<[^\s<>@]+@[^\s<>]+>"
+    rf"|\b{URI_SCHEME}://[^\s<>]*|\bmailto:[^\s<>]*|\bwww\.[^\s<>]*"
 )
-_SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
-_NO_AUTHORITY = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:(?!//)")
+_SCHEME = re.compile(rf"^(?:{URI_SCHEME}:|//)")
+_NO_AUTHORITY = re.compile(rf"{URI_SCHEME}:(?!//)")
 """A scheme not followed by `//` (MyST-Parser's `REGEX_SCHEME`, less what only URLs write)."""
 _ID = r"(?>([A-Za-z0-9_](?:[\w.-]*\w)?))"
 # the sigil comes first so the regex engine can skip ahead to it; the look-behind then checks the
@@ -168,11 +170,10 @@ _CITATION = re.compile(r"(?<![A-Za-z0-9.])@([\w](?:[\w:.#$%&+?~/-]*\w)?)", re.AS
 or `.`, a label of word characters and `:.#$%&-+?~/`, ending in a word character
 (`@code:ast.` is `code:ast`). mystmd also takes `<` and `>` into a label; here HTML is masked
 before mentions are read, so a `<X>` in one is a tag, and the label ends before it."""
-_AUTOLINK = re.compile(r"<()()([a-zA-Z][a-zA-Z0-9+.-]*:[^\s<>]*)>")
+_AUTOLINK = re.compile(rf"<()()({URI_SCHEME}:[^\s<>]*)>")
 """A Markdown autolink (`<project:#label>`, `<xref:guide/page>`, `<https://…>`): the groups
 `_link` reads, its destination the third."""
 _HEX = re.compile(r"[0-9A-Fa-f]+")
-MYST_PROJECT_SCHEME = "project:"
 _HTML_TAG = re.compile(
     r"""<([A-Za-z][\w-]*+)(?=[\s/>])(?:[^<>"']++|"[^"<>\n]*+"|'[^'<>\n]*+')*+>"""
 )
@@ -977,7 +978,7 @@ def _markdown_target(dest: str) -> str | None:
     if not _NO_AUTHORITY.match(dest):
         return None
     written, _, fragment = dest.partition("#")
-    if written == MYST_PROJECT_SCHEME and fragment:
+    if written == MYST_PROJECT and fragment:
         return "#" + unquote(fragment)  # a target anywhere in the project, as `#target`
     written = unquote(written)
     return None if written.endswith(":") else written

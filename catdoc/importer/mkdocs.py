@@ -37,6 +37,7 @@ import yaml
 
 from catdoc.documents import read_document
 from catdoc.errors import CatDocError
+from catdoc.markup import URI_SCHEME, cut_spans
 from catdoc.project import resolve_inside
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml", "zensical.toml", "zensical.yml", "zensical.yaml")
@@ -50,7 +51,7 @@ MAX_NAV_DEPTH = 32
 """Entries and nesting read from one `nav` at most: YAML aliases can make a short file a huge
 tree, or one that holds itself."""
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_SCHEME = re.compile(rf"{URI_SCHEME}:")
 
 
 @dataclass(frozen=True)
@@ -169,24 +170,8 @@ def _nav_titles(
 def _text_of(title: str) -> str:
     """A nav title's text, as Jinja's `striptags` gives it (see module doc)."""
     if "<" in title:
-        title = _cut(_cut(title, "<!--", "-->"), "<", ">")
+        title = cut_spans(cut_spans(title, "<!--", "-->"), "<", ">")  # MarkupSafe's order
     return html.unescape(" ".join(title.split())) if "&" in title else " ".join(title.split())
-
-
-def _cut(text: str, start: str, end: str) -> str:
-    """`text` without each `start`…`end` span, first end first: what MarkupSafe's `striptags`
-    removes with `<!--.*?-->` and then `<.*?>`, in one pass (those expressions retry from every
-    `<` of a title with no end after it, seconds for a few hundred kilobytes of them)."""
-    kept: list[str] = []
-    at = 0
-    while (opened := text.find(start, at)) != -1:
-        closed = text.find(end, opened + len(start))
-        if closed == -1:
-            break  # no later opening has an end either
-        kept.append(text[at:opened])
-        at = closed + len(end)
-    kept.append(text[at:])
-    return "".join(kept)
 
 
 class _ConfigLoader(yaml.CSafeLoader):
