@@ -563,7 +563,8 @@ class _SpanCarry:
     def __init__(self, lines: list[str], skip: list[bool]) -> None:
         self.lines, self.skip = lines, skip
         self.closes_at: int | None = None
-        self.run = ""
+        self.closer: re.Pattern[str] | None = None
+        """The backtick string that closes the open span (as long as the one that opened it)."""
         self.unclosed: dict[int, int] = {}
         """A string length → the line up to which no string of it closes one (a paragraph's end)."""
 
@@ -580,7 +581,7 @@ class _SpanCarry:
         j = i + 1
         while j < len(self.lines) and not self.skip[j] and self.lines[j].strip():
             if closer.search(self.lines[j]):
-                self.closes_at, self.run = j, run
+                self.closes_at, self.closer = j, closer
                 return line[: match.start()] + " " * (len(line) - match.start())
             j += 1
         self.unclosed[len(run)] = j
@@ -591,7 +592,7 @@ class _SpanCarry:
         if i < (self.closes_at or 0):
             return " " * len(line)
         self.closes_at = None
-        end = re.search(rf"(?<!`){self.run}(?!`)", line)
+        end = self.closer.search(line) if self.closer is not None else None
         assert end is not None  # `opens` found it there
         return " " * end.end() + line[end.end() :]
 
