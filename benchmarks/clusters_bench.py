@@ -40,7 +40,7 @@ def seconds(action: Callable[[], Any], runs: int) -> tuple[float, Any]:
 
 def cold_steps(project: Path, runs: int) -> list[tuple[str, float]]:
     from catdoc import clusters as cl
-    from catdoc.project import cache_dir
+    from catdoc.project_files import cache_dir
     from catdoc.service import CatDoc
     from catdoc.service_clusters import CACHE_FILE, model_links
 

@@ -19,7 +19,7 @@ _EXPORTS = {
     "CatDoc": "catdoc.service",
     "CatDocError": "catdoc.errors",
     "Project": "catdoc.project",
-    "find_root": "catdoc.project",
+    "find_root": "catdoc.project_files",
     "load_project": "catdoc.project",
     "Category": "catdoc.model",
     "Config": "catdoc.model",
@@ -41,7 +41,8 @@ if TYPE_CHECKING:
         Morphism,
         NaturalTransformation,
     )
-    from catdoc.project import Project, find_root, load_project
+    from catdoc.project import Project, load_project
+    from catdoc.project_files import find_root
     from catdoc.service import CatDoc
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from catdoc import yaml_source
 from catdoc.documents import read_document
 from catdoc.errors import CatDocError
-from catdoc.project import resolve_inside
+from catdoc.project_files import resolve_inside
 
 DESCRIPTOR = "antora.yml"
 FAMILIES = {

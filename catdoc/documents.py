@@ -42,7 +42,7 @@ from catdoc.markup import (
     sniff_kind,
 )
 from catdoc.model import DocObject
-from catdoc.project import resolve_inside, special_kind
+from catdoc.project_files import resolve_inside, special_kind
 from catdoc.text_metadata import multimarkdown_meta, text_metadata
 from catdoc.text_references import (
     TOCTREE,

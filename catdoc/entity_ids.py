@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from catdoc.errors import CatDocError
-from catdoc.project import find_root, model_files
+from catdoc.project_files import find_root, model_files
 from catdoc.yaml_source import read_text
 
 Kind = Literal["category", "object", "morphism", "functor", "natural transformation"]

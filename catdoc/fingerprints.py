@@ -25,7 +25,7 @@ from pathlib import Path
 from catdoc.documents import read_document
 from catdoc.errors import NOT_FOUND, CatDocError
 from catdoc.model import DocObject
-from catdoc.project import InsideResolver, cache_dir, resolve_inside
+from catdoc.project_files import InsideResolver, cache_dir, resolve_inside
 from catdoc.writeback import atomic_write
 
 NO_TEXT = "no-text"

@@ -65,7 +65,7 @@ from catdoc.markup import (
     scan_rst,
     scan_structure,
 )
-from catdoc.project import resolve_inside
+from catdoc.project_files import resolve_inside
 
 MAX_DEPTH = 8
 """How deep includes nest before the rest is left unread: far more than docs trees use."""

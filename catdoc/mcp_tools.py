@@ -15,7 +15,7 @@ from catdoc.errors import NOT_FOUND, VALIDATION_ERROR, CatDocError
 from catdoc.mcp_hints import speak_mcp
 from catdoc.mcp_progress import tool_progress
 from catdoc.paging import MAX_LIMIT, MAX_OFFSET
-from catdoc.project import resolve_inside
+from catdoc.project_files import resolve_inside
 from catdoc.search.hit_details import HIT_CONTENT_CHARS
 from catdoc.service import DEFAULT_CONTENT_CHARS, DEFAULT_CONTEXT_NODES, MAX_CONTEXT_DEPTH, CatDoc
 from catdoc.service_browse import CategorySort

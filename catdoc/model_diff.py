@@ -20,7 +20,8 @@ from typing import Any, Literal
 from catdoc.change_results import EntityChange, EntityKind, MappingChange, ModelDiff
 from catdoc.errors import LOAD_ERROR, NOT_FOUND, CatDocError, quoted
 from catdoc.git_revisions import TreeFile, normal_path, read_blobs, resolve, tree_files
-from catdoc.project import CACHE_DIR, CATDOC_DIR, Project, load_project
+from catdoc.project import Project, load_project
+from catdoc.project_files import CACHE_DIR, CATDOC_DIR
 from catdoc.validate import Finding, Report, validate_project
 from catdoc.yaml_source import MAX_FILE_BYTES
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from catdoc import review_lines, yaml_lines, yaml_source
 from catdoc.errors import LOAD_ERROR, CatDocError
-from catdoc.project import CATDOC_DIR, REVIEWS_FILE, inside_catdoc
+from catdoc.project_files import CATDOC_DIR, REVIEWS_FILE, inside_catdoc
 from catdoc.review_lines import as_text
 
 REVIEWS_REL = f"{CATDOC_DIR}/{REVIEWS_FILE}"

@@ -23,7 +23,7 @@ from catdoc import results as r
 from catdoc.errors import ALREADY_EXISTS, IO_ERROR, CatDocError
 from catdoc.journal import JOURNAL_NAME
 from catdoc.lock import LOCK_NAME
-from catdoc.project import (
+from catdoc.project_files import (
     CACHE_DIR,
     CATDOC_DIR,
     CONFIG_FILE,

@@ -17,16 +17,8 @@ from catdoc.git_revisions import normal_path
 from catdoc.model import Category, DocObject, Functor, Morphism, NaturalTransformation, as_path
 from catdoc.paging import MAX_LIMIT, check_page
 from catdoc.progress import Progress, throttled
-from catdoc.project import (
-    Project,
-    current_config,
-    find_root,
-    gc_paused,
-    load_project,
-    refresh_version,
-    resolve_inside,
-    stamp,
-)
+from catdoc.project import Project, current_config, gc_paused, load_project, refresh_version
+from catdoc.project_files import find_root, resolve_inside, stamp
 from catdoc.service_browse import BrowseOperations
 from catdoc.service_chain import ChainOperations
 from catdoc.service_clusters import ClusterOperations

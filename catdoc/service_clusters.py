@@ -192,7 +192,7 @@ class ClusterOperations(ServiceBase):
     def _vector_stamp(self, project: Project) -> tuple[int, int] | None:
         """(index generation, document vectors stored), or None when none can be read (numpy
         missing, no index yet, no vector stored). Vectors are only read, never computed."""
-        from catdoc.project import cache_dir
+        from catdoc.project_files import cache_dir
         from catdoc.search import semantic
         from catdoc.search.engine import INDEX_FILE
 
@@ -249,7 +249,7 @@ def model_links(project: Project) -> list[Link]:
 def stored_communities(root: Path, graph: cl.DocumentGraph) -> list[list[str]]:
     """The graph's communities, from the cache file when it holds those of an equal graph;
     else computed and stored there (a cache that cannot be read or written is only skipped)."""
-    from catdoc.project import cache_dir
+    from catdoc.project_files import cache_dir
 
     try:
         path = cache_dir(root) / CACHE_FILE

@@ -15,7 +15,8 @@ from catdoc.documents import read_document
 from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.fingerprints import SPECIAL, fingerprints_for
 from catdoc.paging import check_page
-from catdoc.project import Project, resolve_inside
+from catdoc.project import Project
+from catdoc.project_files import resolve_inside
 from catdoc.review_diff import GIT_TIMEOUT, reviewed_diff
 from catdoc.reviews import REVIEWS_REL, read_reviews, reviews_path
 from catdoc.service_base import ServiceBase

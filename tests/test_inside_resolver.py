@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catdoc.errors import CatDocError
-from catdoc.project import InsideResolver, _is_file, resolve_inside
+from catdoc.project_files import InsideResolver, _is_file, resolve_inside
 
 PARTS = [
     *("docs", "inner", "out-dir", "in-dir", "a.md", "A.md", "b.md", "out.md", "in.md", "loop"),

@@ -10,15 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catdoc.errors import LOAD_ERROR, PATH_OUTSIDE_PROJECT, PROJECT_NOT_FOUND, CatDocError
-from catdoc.project import (
-    _Indexes,
-    find_root,
-    id_lines,
-    load_project,
-    model_version,
-    resolve_inside,
-    stamp,
-)
+from catdoc.project import _Indexes, id_lines, load_project, model_version
+from catdoc.project_files import find_root, resolve_inside, stamp
 from catdoc.service import CatDoc
 
 BASIC = """\

@@ -24,13 +24,12 @@ from catdoc.errors import (
     quoted,
 )
 from catdoc.model import DocObject, PathSpec, as_path
-from catdoc.project import (
+from catdoc.project import Project, file_digest
+from catdoc.project_files import (
     CACHE_DIR,
     CATDOC_DIR,
     MODEL_FILE,
     InsideResolver,
-    Project,
-    file_digest,
     inside_catdoc,
     resolve_inside,
 )

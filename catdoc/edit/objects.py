@@ -32,7 +32,7 @@ from catdoc.edit.nodes import (
 )
 from catdoc.errors import CONFLICT, VALIDATION_ERROR, CatDocError, closest
 from catdoc.model import as_path
-from catdoc.project import CATDOC_DIR, CONFIG_FILE
+from catdoc.project_files import CATDOC_DIR, CONFIG_FILE
 from catdoc.review_links import LinkRef
 
 

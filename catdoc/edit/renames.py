@@ -19,7 +19,7 @@ from catdoc.edit.nodes import (
 from catdoc.errors import CatDocError
 from catdoc.fingerprints import text_fingerprint
 from catdoc.model import as_path
-from catdoc.project import resolve_inside
+from catdoc.project_files import resolve_inside
 
 
 class RenameOperations(EditBase):

@@ -32,7 +32,7 @@ from catdoc.importer.sphinx_conf import SphinxProjects
 from catdoc.includes import Included, IncludeReader, fragments, included_by
 from catdoc.model import DocObject
 from catdoc.progress import Progress, no_progress
-from catdoc.project import InsideResolver, resolve_inside
+from catdoc.project_files import InsideResolver, resolve_inside
 
 SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages"})
 """Folders a directory import never enters (besides hidden ones): installed code, not docs."""

@@ -38,7 +38,7 @@ import yaml
 from catdoc.documents import read_document
 from catdoc.errors import CatDocError
 from catdoc.markup import URI_SCHEME, cut_spans
-from catdoc.project import resolve_inside
+from catdoc.project_files import resolve_inside
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml", "zensical.toml", "zensical.yml", "zensical.yaml")
 HOMEPAGE_TITLE = "Home"

@@ -36,7 +36,7 @@ from typing import Any
 from catdoc import yaml_source
 from catdoc.documents import Structure, normalize_label, read_document
 from catdoc.errors import CatDocError
-from catdoc.project import resolve_inside
+from catdoc.project_files import resolve_inside
 
 CONFIG = "myst.yml"
 MAX_TOC_ENTRIES = 100_000

@@ -19,7 +19,8 @@ from catdoc.importer.mkdocs import MkDocsSites
 from catdoc.importer.mystmd import MystProjects
 from catdoc.importer.names import _unique, humanize, slugify
 from catdoc.model import DocObject
-from catdoc.project import CATDOC_DIR, MODEL_FILE, Project, resolve_inside
+from catdoc.project import Project
+from catdoc.project_files import CATDOC_DIR, MODEL_FILE, resolve_inside
 
 NEW_CATEGORY_FILE = f"{CATDOC_DIR}/{MODEL_FILE}"
 ROOT_CATEGORY = "documents"

@@ -47,7 +47,7 @@ from pathlib import Path
 from catdoc.documents import Kind, read_document
 from catdoc.errors import CatDocError
 from catdoc.globs import Glob, sphinx_glob
-from catdoc.project import resolve_inside
+from catdoc.project_files import resolve_inside
 
 CONF = "conf.py"
 MAPPING = "intersphinx_mapping"

@@ -11,7 +11,8 @@ the document both as before or both as after).
 from __future__ import annotations
 
 from catdoc.edit import ModelEdit
-from catdoc.project import CATDOC_DIR, MODEL_FILE, Project
+from catdoc.project import Project
+from catdoc.project_files import CATDOC_DIR, MODEL_FILE
 from catdoc.scaffold import EXAMPLE_DOCUMENT, template_text
 
 

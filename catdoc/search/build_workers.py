@@ -150,7 +150,7 @@ def _start(root: str) -> None:
     """Set a worker up: Ctrl-C is this process's to handle; one path resolver and one stemmer
     serve every batch of the build."""
     global _root, _resolve, _stemmer
-    from catdoc.project import InsideResolver
+    from catdoc.project_files import InsideResolver
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _root = Path(root)

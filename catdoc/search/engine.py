@@ -28,7 +28,7 @@ from catdoc import results as r
 from catdoc.errors import IO_ERROR, VALIDATION_ERROR, CatDocError
 from catdoc.paging import check_page
 from catdoc.progress import Progress, no_progress
-from catdoc.project import CACHE_DIR, CATDOC_DIR, InsideResolver, cache_dir, stamp
+from catdoc.project_files import CACHE_DIR, CATDOC_DIR, InsideResolver, cache_dir, stamp
 from catdoc.search import lengths, ranking, semantic, series
 from catdoc.search.filters import (
     Condition,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from textual.app import SuspendNotSupported
 
 from catdoc.errors import CatDocError
-from catdoc.project import resolve_inside
+from catdoc.project_files import resolve_inside
 from catdoc.tui.screens.base import CatDocScreen
 from catdoc.visible import visible
 

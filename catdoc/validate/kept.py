@@ -36,14 +36,13 @@ import pydantic_core
 import catdoc
 from catdoc import parsed_cache
 from catdoc.errors import CatDocError
-from catdoc.project import (
+from catdoc.project import Project, model_version
+from catdoc.project_files import (
     CACHE_DIR,
     CATDOC_DIR,
     InsideResolver,
-    Project,
     cache_dir,
     inside_catdoc,
-    model_version,
     stamp,
 )
 from catdoc.reviews import reviews_path

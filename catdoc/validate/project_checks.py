@@ -9,7 +9,8 @@ from pydantic.alias_generators import to_camel
 
 from catdoc.errors import PATH_OUTSIDE_PROJECT, CatDocError
 from catdoc.model import DocObject, Entity
-from catdoc.project import InsideResolver, Project, resolve_inside, special_kind
+from catdoc.project import Project
+from catdoc.project_files import InsideResolver, resolve_inside, special_kind
 from catdoc.validate.checker import _Checker
 from catdoc.validate.codes import Code
 from catdoc.validate.messages import _did_you_mean

@@ -26,7 +26,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from catdoc.errors import CatDocError
 from catdoc.progress import BackgroundWork
-from catdoc.project import reviews_key, stamp
+from catdoc.project import reviews_key
+from catdoc.project_files import stamp
 from catdoc.service import CatDoc
 from catdoc.web.activity import ActivityLog
 from catdoc.web.render import entity_url, marked

@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 from catdoc.cli import app
 from catdoc.errors import LOAD_ERROR, PATH_OUTSIDE_PROJECT, CatDocError
 from catdoc.paging import MAX_LIMIT
-from catdoc.project import load_project, resolve_inside
+from catdoc.project import load_project
+from catdoc.project_files import resolve_inside
 from catdoc.service import CatDoc
 from catdoc.validate import Code, validate_project
 from catdoc.yaml_source import MAX_FILE_BYTES, MAX_NESTING

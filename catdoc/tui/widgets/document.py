@@ -25,7 +25,7 @@ from catdoc.documents import Kind, sniff_kind, split_front_matter
 from catdoc.errors import CatDocError
 from catdoc.inline import read_inline
 from catdoc.markdown_extensions import extensions_plugin
-from catdoc.project import resolve_inside
+from catdoc.project_files import resolve_inside
 from catdoc.reflow import Block, display_blocks, shown_line
 from catdoc.service import CatDoc
 from catdoc.tui.annotations import ELLIPSIS, error_marks, title_of
