@@ -508,6 +508,41 @@ def test_an_included_file_is_a_fragment_as_asciidoctor_reads_it(tmp_path: Path) 
     ]
 
 
+def test_only_the_lines_an_include_selects_count(tmp_path: Path) -> None:
+    """`tag=`, `tags=` and `lines=` take part of a file, as Asciidoctor (in an Antora page,
+    Antora) takes it: only the selected lines' ids and xrefs are the including document's."""
+    snippets = (
+        "// tag::setup[]\n[[setup]]\nSee xref:api.adoc[].\n// end::setup[]\n"
+        "// tag::extra[]\n[[extra]]\nSee xref:gone.adoc[].\n// end::extra[]\n"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "book/book.adoc": (
+                "= Book\n\n<<setup>> <<extra>>\n\ninclude::snippets.adoc[tag=setup]\n\n"
+                "include::snippets.adoc[lines=1..3]\n"
+            ),
+            "book/snippets.adoc": snippets,
+            "book/api.adoc": "= API\n\n[[extra]]\n== Extra\n",
+            "shop/antora.yml": "name: shop\nversion: ~\n",
+            "shop/modules/ROOT/pages/index.adoc": (
+                "= Shop\n\n<<setup>> <<extra>>\n\ninclude::partial$snippets.adoc[tags=!extra]\n"
+            ),
+            "shop/modules/ROOT/pages/api.adoc": "= API\n",
+            "shop/modules/ROOT/partials/snippets.adoc": snippets,
+        },
+    )
+    data = import_json(tmp_path)
+    found = [(r["source"], r["target"], r["line"], r["status"]) for r in data["references"]]
+    assert found == [
+        ("book", "#extra", 3, "unresolved"),  # `extra` is api.adoc's: the region is left out
+        ("book", "api.adoc", 5, "linked"),
+        ("book", "api.adoc", 7, "linked"),
+        ("shop-index", "#extra", 3, "unresolved"),
+        ("shop-index", "api.adoc", 5, "linked"),
+    ]
+
+
 ANTORA = {
     "shop/antora.yml": "name: shop\nversion: '2.0'\ntitle: Shop\n",
     "bank/antora.yml": "name: bank\nversion: ~\n",
