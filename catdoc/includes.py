@@ -59,10 +59,12 @@ from catdoc.documents import (
 from catdoc.errors import CatDocError
 from catdoc.front_matter import body_lines
 from catdoc.markup import (
+    Fence,
     Heading,
     Kind,
     Structure,
     adoc_delimiter,
+    directive_option,
     fence_directive,
     indent_of,
     scan_rst,
@@ -75,7 +77,9 @@ MAX_DEPTH = 8
 
 _RST_INCLUDE = re.compile(r"[ \t]*\.\.[ \t]+(include|literalinclude)[ \t]*::(?:[ \t]+(.*))?$")
 _RST_OPTION = re.compile(r":([\w-]+):(?:[ \t]+(.*))?$")
-_MYST_YAML_OPTION = re.compile(r"[ \t]*([\w-]+)[ \t]*:[ \t]*(.*)$")
+_MYST_OPTION = re.compile(r"([\w-]+)[ \t]*:[ \t]*(.*)$")
+"""A MyST directive's option, `key: value`: a line of its YAML block, or a `:key: value` line
+without its first colon (as MyST-Parser reads one)."""
 _GATE = re.compile(r"include[ \t]*::|\{(?:literal)?include\}")
 _ADOC_INCLUDE = re.compile(r"include::([^\[\s][^\[]*)\[([^\]\n]*)\][ \t]*$")
 _ADOC_ATTRIBUTE = re.compile(
@@ -426,9 +430,10 @@ def _directives(lines: list[str], kind: Kind, structure: Structure) -> list[_Dir
             body = lines[i + 1 : end]
             found += _rst_includes(body, i + 1, scan_rst(body))
         elif name in ("include", "literalinclude"):
-            argument, options = _myst_options(lines[i + 1 : end], argument)
+            options = _myst_options(lines[i + 1 : end], indent_of(lines[i]))
             literal = name == "literalinclude" or "literal" in options or "code" in options
-            found.append(_Directive(argument, i, None if literal else "markdown", _clip(options)))
+            kind_read: Kind | None = None if literal else "markdown"
+            found.append(_Directive(argument.strip(), i, kind_read, _clip(options)))
     return found
 
 
@@ -508,25 +513,20 @@ def _rst_directive_block(lines: list[str], at: int, head: str) -> tuple[str, dic
     return "".join(argument), options
 
 
-def _myst_options(body: list[str], argument: str) -> tuple[str, dict[str, str]]:
-    """A MyST directive's argument and its options: `:key: value` lines, or a YAML block
-    between `---` lines, at the start of its `body`."""
+def _myst_options(body: list[str], base: int) -> dict[str, str]:
+    """A MyST directive's options: `key: value` on the lines at the start of its `body` that
+    the scanner reads as its options (`markup.directive_option`: `:key: value` lines, or a YAML
+    block between `---` lines), so that both agree on where they end; `base` is the indent of
+    the directive's opening fence, which its body is read without."""
+    fence = Fence("`", 3, 0, base, options="start")
     options: dict[str, str] = {}
-    yaml = bool(body) and body[0].strip() == "---"
-    for line in body[1 if yaml else 0 :]:
-        text = line.strip()
-        if yaml:
-            if text == "---":
-                break
-            pair = _MYST_YAML_OPTION.match(text)
-        else:
-            pair = _RST_OPTION.match(text)
-        if pair is None:
-            if yaml:
-                continue
+    for line in body:
+        if not fence.options or not directive_option(fence, line[min(indent_of(line), base) :]):
             break
-        options[pair.group(1).lower()] = _unquoted((pair.group(2) or "").strip())
-    return argument.strip(), options
+        pair = _MYST_OPTION.match(line.strip().removeprefix(":"))
+        if pair is not None:
+            options[pair.group(1).lower()] = _unquoted(pair.group(2).strip())
+    return options
 
 
 def _unquoted(value: str) -> str:

@@ -1550,6 +1550,23 @@ def test_a_fragment_is_read_once_per_selection() -> None:
     assert len(reader._fragments) == 3
 
 
+def test_a_myst_includes_options_are_those_the_scanner_reads() -> None:
+    """One reading of a directive's options (`markup.directive_option`, the scanner's): a YAML
+    block ends at a line that starts with `---`, as MyST-Parser ends it, and a directive in a
+    list item is read without the item's indent."""
+    (inc,) = includes_in(
+        "```{include} a.md\n---\nstart-line: 1\n----\nend-line: 3\n```\n", "markdown", "", "."
+    )
+    assert inc.clip == Clip(start_line="1")
+    (inc,) = includes_in(
+        "- item\n\n  ```{include} a.md\n  :start-line: 2\n  :end-line: 4\n  ```\n",
+        "markdown",
+        "",
+        ".",
+    )
+    assert inc.clip == Clip(start_line="2", end_line="4")
+
+
 def _spy(monkeypatch: pytest.MonkeyPatch, module: object, names: list[str]) -> Counter[str]:
     """Counts the calls of the functions `names` of `module`, which still do their work."""
     calls: Counter[str] = Counter()
