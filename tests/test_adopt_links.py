@@ -23,6 +23,7 @@ from catdoc import includes
 from catdoc.cli import app
 from catdoc.errors import CatDocError
 from catdoc.includes import MAX_DEPTH, Clip, IncludeReader, Selection, includes_in
+from catdoc.includes import _tag_directive as _tag_line
 from catdoc.model import ImportConfig, check_role_rule
 from catdoc.project import load_project
 from catdoc.scaffold import template_text
@@ -1530,6 +1531,26 @@ def test_asciidoc_selections_of_hostile_text_finish() -> None:
         selection = Selection.of(opener * 100_000, antora=False)
         if selection is not None:
             selection.apply(_TAGGED)
+
+
+_SELECTION_ALPHABET = list("tagsend:lines=![]*;,\"' .0123456789-_/#{}\n\r\tab")
+
+
+@given(
+    st.text(alphabet=_SELECTION_ALPHABET, max_size=60),
+    st.text(alphabet=_SELECTION_ALPHABET, max_size=200),
+)
+@settings(max_examples=300, deadline=None)
+def test_any_selection_of_any_text_takes_some_of_its_lines(attributes: str, text: str) -> None:
+    """Whatever an include's attribute list and the file hold, the selection is read, and what
+    it takes are lines of the file (a tag selection never takes a tag line)."""
+    for antora in (False, True):
+        selection = Selection.of(attributes, antora=antora)
+        got = selection.apply(text) if selection is not None else None
+        if got is not None and selection is not None:
+            assert set(got.split("\n")) <= set(text.split("\n"))
+            if selection.lines is None and got != text:
+                assert all(_tag_line(line) is None for line in got.split("\n"))
 
 
 def test_a_fragment_is_read_once_per_selection() -> None:
