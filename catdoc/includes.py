@@ -33,8 +33,11 @@ is taken from the folder of the file that holds the directive (an included file'
 the includes in it); in a file of an Antora component a target with a family or a module
 (`partial$note.adoc`, `ROOT:partial$note.adoc`, `shop:ops:example$app.js`) is a resource id,
 resolved as Antora resolves it (`catdoc.antora`). A target made of attributes
-(`{partialsdir}/x.adoc`) or a URL is not read, and the whole file counts (`tag=` and `lines=` are
-not applied).
+(`{partialsdir}/x.adoc`) or a URL is not read. Only the lines an include selects count
+(`Selection`): `lines=1..5;10` by number, `tag=x` or `tags=a;!b` by the regions that
+`tag::a[]` and `end::a[]` lines mark, as Asciidoctor's reader selects them (in a file of an
+Antora component, as Antora's include processor does); a selection made of attributes is not
+known, and the whole file counts.
 """
 
 from __future__ import annotations
@@ -56,10 +59,12 @@ from catdoc.documents import (
 from catdoc.errors import CatDocError
 from catdoc.front_matter import body_lines
 from catdoc.markup import (
+    Fence,
     Heading,
     Kind,
     Structure,
     adoc_delimiter,
+    directive_option,
     fence_directive,
     indent_of,
     scan_rst,
@@ -72,9 +77,23 @@ MAX_DEPTH = 8
 
 _RST_INCLUDE = re.compile(r"[ \t]*\.\.[ \t]+(include|literalinclude)[ \t]*::(?:[ \t]+(.*))?$")
 _RST_OPTION = re.compile(r":([\w-]+):(?:[ \t]+(.*))?$")
-_MYST_YAML_OPTION = re.compile(r"[ \t]*([\w-]+)[ \t]*:[ \t]*(.*)$")
+_MYST_OPTION = re.compile(r"([\w-]+)[ \t]*:[ \t]*(.*)$")
+"""A MyST directive's option, `key: value`: a line of its YAML block, or a `:key: value` line
+without its first colon (as MyST-Parser reads one)."""
 _GATE = re.compile(r"include[ \t]*::|\{(?:literal)?include\}")
-_ADOC_INCLUDE = re.compile(r"include::([^\[\s][^\[]*)\[[^\]\n]*\][ \t]*$")
+_ADOC_INCLUDE = re.compile(r"include::([^\[\s][^\[]*)\[([^\]\n]*)\][ \t]*$")
+_ADOC_ATTRIBUTE = re.compile(
+    r"""[ \t]*(?:(\w[\w.-]*)[ \t]*=[ \t]*)?("[^"]*"|'[^']*'|[^,]*)[ \t]*(?:,|$)"""
+)
+"""One entry of an AsciiDoc attribute list (`tags="a,b"`, `lines=1..5;10`, `leveloffset=+1`):
+its name when it has one, and its value, quoted or not."""
+_TAG_DIRECTIVE = re.compile(r"(?<![A-Za-z0-9_])(?:tag|(e)nd)::")
+_NON_SPACE = re.compile(r"[^ \t\r\n\f\v]+")
+"""A run of what Ruby's `\\S` matches (Asciidoctor's `TagDirectiveRx` reads a name as one)."""
+_RUBY_INT = re.compile(r"[ \t\n\v\f\r]*([+-]?\d+(?:_\d+)*)")
+_JS_INT = re.compile(r"\s*([+-]?\d+)")
+_BIG = 10**18
+"""A line number past any file's end (a longer one is read as this: the outcome is the same)."""
 _ADOC_COMMENT = "////"
 _MARKDOWN_PARSERS = ("myst", "mark")
 """A reST include's `:parser:` that reads Markdown (`myst_parser.sphinx_`, `commonmark` …)."""
@@ -117,6 +136,222 @@ class Clip:
 
 
 @dataclass(frozen=True)
+class Selection:
+    """The lines of a file an AsciiDoc include takes, its attributes as written: `lines`, else
+    `tag`, else `tags` (the first one set rules, as in Asciidoctor's reader), selected as
+    Asciidoctor 2 selects them, or as Antora's include processor does (`antora`: in a file of
+    an Antora component, where they differ over odd values: a line number below 1 stops
+    Asciidoctor's selection, Antora skips it; `tags=!*;a` keeps Antora's untagged lines)."""
+
+    lines: str | None = None
+    tag: str | None = None
+    tags: str | None = None
+    antora: bool = False
+
+    @classmethod
+    def of(cls, attributes: str, *, antora: bool) -> Selection | None:
+        """The selection an include's attribute list asks for (None: the whole file, also for
+        one made of attributes, whose value is not known here)."""
+        if "=" not in attributes:
+            return None
+        named: dict[str, str] = {}
+        for entry in _ADOC_ATTRIBUTE.finditer(attributes):
+            if entry.group(1) in ("lines", "tag", "tags"):
+                named[entry.group(1)] = _unquoted(entry.group(2).strip())
+        if not named or any("{" in value for value in named.values()):
+            return None
+        return cls(named.get("lines"), named.get("tag"), named.get("tags"), antora)
+
+    def apply(self, text: str) -> str | None:
+        """The selected lines of `text`, or None when none is."""
+        lines = text.split("\n")
+        if self.lines is not None:
+            numbers = _js_lines(self.lines) if self.antora else _ruby_lines(self.lines)
+            if numbers is not None:
+                return _joined_lines(_by_number(lines, *numbers))
+            if not self.antora:
+                return text  # Asciidoctor reads no tag beside a `lines=` that names no line
+        tags = _tags(self.tag, self.tags)
+        if tags is None:
+            return text
+        return _joined_lines(_by_tags(lines, tags, antora=self.antora))
+
+
+def _joined_lines(lines: list[str]) -> str | None:
+    return "\n".join(lines) if lines else None
+
+
+def _delimited(value: str) -> list[str]:
+    """A `lines=` or `tags=` value's entries: split at commas when it has one, else at
+    semicolons (Ruby's `split`, which drops trailing empty entries)."""
+    parts = value.split("," if "," in value else ";")
+    while parts and not parts[-1]:
+        parts.pop()
+    return parts
+
+
+def _ruby_int(text: str) -> int:
+    """`text.to_i`: the leading integer, 0 when none."""
+    match = _RUBY_INT.match(text)
+    if match is None:
+        return 0
+    digits = match.group(1).replace("_", "")
+    return int(digits) if len(digits) <= 18 else (-_BIG if digits[0] == "-" else _BIG)
+
+
+def _js_int(text: str) -> int:
+    """`parseInt(text, 10) || -1`: the leading integer, -1 for none or 0."""
+    match = _JS_INT.match(text)
+    if match is None:
+        return -1
+    digits = match.group(1)
+    number = int(digits) if len(digits) <= 18 else (-_BIG if digits[0] == "-" else _BIG)
+    return number or -1
+
+
+_Numbers = tuple[list[tuple[int, int]], bool]
+"""Selected line numbers: ranges (first, last) and whether all lines after the last follow."""
+
+
+def _ruby_lines(value: str) -> _Numbers | None:
+    """Asciidoctor's reading of `lines=` (None: it names no line, and the whole file counts):
+    `a..b`, `a` and `a..` or `a..-1` (from `a` to the end); a number below 1 among them takes
+    nothing at all (`_by_number`)."""
+    ranges: list[tuple[int, int]] = []
+    rest = False
+    for entry in _delimited(value):
+        if ".." in entry:
+            first, _, last = entry.partition("..")
+            if not last or _ruby_int(last) < 0:
+                ranges.append((_ruby_int(first), _ruby_int(first)))
+                rest = True
+            else:
+                ranges.append((_ruby_int(first), _ruby_int(last)))
+        else:
+            ranges.append((_ruby_int(entry), _ruby_int(entry)))
+    ranges = [(a, b) for a, b in ranges if a <= b]
+    return (ranges, rest) if ranges else None
+
+
+def _js_lines(value: str) -> _Numbers | None:
+    """Antora's reading of `lines=`: as Asciidoctor's, but a number below 1 is skipped, and
+    entries with no number select nothing (None: no entry at all, the tags are read)."""
+    ranges: list[tuple[int, int]] = []
+    rest = False
+    entries = [part for part in value.split("," if "," in value else ";") if part]
+    if not entries:
+        return None
+    for entry in entries:
+        if ".." in entry:
+            first, _, last = entry.partition("..")
+            start, end = _js_int(first), _js_int(last)
+            if end > 0 and start > 0:
+                ranges.append((start, end))
+            elif end == -1 and start > 0:
+                ranges.append((start, start))
+                rest = True
+        elif (number := _js_int(entry)) > 0:
+            ranges.append((number, number))
+    return [(a, b) for a, b in ranges if a <= b], rest
+
+
+def _by_number(lines: list[str], ranges: list[tuple[int, int]], rest: bool) -> list[str]:
+    """The lines whose (1-based) numbers are selected, as the readers walk their sorted list of
+    numbers: a number below 1 heads it for good, so nothing is taken; after the last number,
+    the rest when it is open-ended."""
+    if not ranges:
+        return []
+    if min(a for a, _ in ranges) < 1:
+        return []
+    last = max(b for _, b in ranges)
+    wanted = sorted(ranges)
+    out: list[str] = []
+    at = 0
+    for number, line in enumerate(lines, 1):
+        while at < len(wanted) and wanted[at][1] < number:
+            at += 1
+        if (at < len(wanted) and wanted[at][0] <= number) or (rest and number > last):
+            out.append(line)
+    return out
+
+
+def _tags(tag: str | None, tags: str | None) -> dict[str, bool] | None:
+    """The tags an include selects (True) or leaves out (False), as `tag=x`, `tag=!x` or
+    `tags=a;!b` name them; None when none is named (the whole file)."""
+    if tag is not None:
+        if not tag or tag == "!":
+            return None
+        return {tag[1:]: False} if tag.startswith("!") else {tag: True}
+    if tags is None:
+        return None
+    named: dict[str, bool] = {}
+    for entry in _delimited(tags):
+        if entry and entry != "!":
+            named[entry.removeprefix("!")] = not entry.startswith("!")
+    return named or None
+
+
+def _by_tags(lines: list[str], tags: dict[str, bool], *, antora: bool) -> list[str]:
+    """The lines the tags select, as Asciidoctor's reader (or Antora's include processor) walks
+    the `tag::name[]` and `end::name[]` lines, which are never taken themselves: `*` is every
+    other tag, `**` every line; with no tag selected, the untagged lines are."""
+    tags = dict(tags)
+    wildcard: bool | None
+    if "**" in tags:
+        base = tags.pop("**")
+        wildcard = tags.pop("*") if "*" in tags else base
+    elif antora and "*" in tags:
+        wildcard = tags.pop("*")
+        base = not wildcard
+    else:
+        base = True not in tags.values()
+        wildcard = tags.pop("*", None)
+    select, active = base, None
+    stack: list[tuple[str, bool]] = []
+    out: list[str] = []
+    for line in lines:
+        directive = _tag_directive(line)
+        if directive is None:
+            if select:
+                out.append(line)
+            continue
+        end, name = directive
+        if end:
+            if name == active:
+                stack.pop()
+                active, select = stack[-1] if stack else (None, base)
+            elif name in tags:
+                at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == name), None)
+                if at is not None:
+                    del stack[at]
+        elif name in tags:
+            active, select = name, tags[name]
+            stack.append((name, select))
+        elif wildcard is not None:
+            select = False if active and not select else wildcard
+            active = name
+            stack.append((name, select))
+    return out
+
+
+def _tag_directive(line: str) -> tuple[bool, str] | None:
+    """(whether it ends a region, the tag's name) of a line that Asciidoctor's
+    `TagDirectiveRx`, `\\b(?:tag|(e)nd)::(\\S+?)\\[\\](?=$|[ \\r])`, matches, found in one
+    pass: the name and its `[]` are one run of non-space, ended by a space, a CR or the line's
+    end."""
+    if "::" not in line or "[]" not in line:
+        return None
+    for run in _NON_SPACE.finditer(line):
+        end = run.end()
+        if not run.group().endswith("[]") or line[end : end + 1] not in ("", " ", "\r"):
+            continue
+        found = _TAG_DIRECTIVE.search(line, run.start(), end)
+        if found is not None and found.end() < end - 2:
+            return found.group(1) is not None, line[found.end() : end - 2]
+    return None
+
+
+@dataclass(frozen=True)
 class Include:
     """One include directive: the project-relative file, the directive's line (an index into
     the text's body lines), how the file is read (None: inserted as code) and its clip."""
@@ -124,7 +359,7 @@ class Include:
     path: str
     line: int
     kind: Kind | None
-    clip: Clip = Clip()
+    clip: Clip | Selection = Clip()
 
 
 @dataclass
@@ -165,7 +400,7 @@ class _Directive:
     argument: str
     line: int
     kind: Kind | None
-    clip: Clip
+    clip: Clip | Selection
     path: str | None = None
 
 
@@ -195,9 +430,10 @@ def _directives(lines: list[str], kind: Kind, structure: Structure) -> list[_Dir
             body = lines[i + 1 : end]
             found += _rst_includes(body, i + 1, scan_rst(body))
         elif name in ("include", "literalinclude"):
-            argument, options = _myst_options(lines[i + 1 : end], argument)
+            options = _myst_options(lines[i + 1 : end], indent_of(lines[i]))
             literal = name == "literalinclude" or "literal" in options or "code" in options
-            found.append(_Directive(argument, i, None if literal else "markdown", _clip(options)))
+            kind_read: Kind | None = None if literal else "markdown"
+            found.append(_Directive(argument.strip(), i, kind_read, _clip(options)))
     return found
 
 
@@ -221,9 +457,11 @@ def _adoc_includes(lines: list[str], file: str, antora: AntoraComponents) -> lis
         match = _ADOC_INCLUDE.match(line) if line.startswith("include::") else None
         argument = match.group(1).strip() if match else ""
         path = _adoc_include_path(argument, file, antora) if argument else None
-        if path is not None:
+        if match is not None and path is not None:
             kind: Kind | None = None if closer else "asciidoc"
-            found.append(_Directive(argument, i, kind, Clip(), path))
+            place = antora.place(file) is not None
+            selection = Selection.of(match.group(2), antora=place) or Clip()
+            found.append(_Directive(argument, i, kind, selection, path))
     return found
 
 
@@ -275,25 +513,20 @@ def _rst_directive_block(lines: list[str], at: int, head: str) -> tuple[str, dic
     return "".join(argument), options
 
 
-def _myst_options(body: list[str], argument: str) -> tuple[str, dict[str, str]]:
-    """A MyST directive's argument and its options: `:key: value` lines, or a YAML block
-    between `---` lines, at the start of its `body`."""
+def _myst_options(body: list[str], base: int) -> dict[str, str]:
+    """A MyST directive's options: `key: value` on the lines at the start of its `body` that
+    the scanner reads as its options (`markup.directive_option`: `:key: value` lines, or a YAML
+    block between `---` lines), so that both agree on where they end; `base` is the indent of
+    the directive's opening fence, which its body is read without."""
+    fence = Fence("`", 3, 0, base, options="start")
     options: dict[str, str] = {}
-    yaml = bool(body) and body[0].strip() == "---"
-    for line in body[1 if yaml else 0 :]:
-        text = line.strip()
-        if yaml:
-            if text == "---":
-                break
-            pair = _MYST_YAML_OPTION.match(text)
-        else:
-            pair = _RST_OPTION.match(text)
-        if pair is None:
-            if yaml:
-                continue
+    for line in body:
+        if not fence.options or not directive_option(fence, line[min(indent_of(line), base) :]):
             break
-        options[pair.group(1).lower()] = _unquoted((pair.group(2) or "").strip())
-    return argument.strip(), options
+        pair = _MYST_OPTION.match(line.strip().removeprefix(":"))
+        if pair is not None:
+            options[pair.group(1).lower()] = _unquoted(pair.group(2).strip())
+    return options
 
 
 def _unquoted(value: str) -> str:
@@ -407,7 +640,7 @@ class IncludeReader:
         self.root = root
         self.docs_root = _normal_root(docs_root)
         self._texts: dict[str, str | None] = dict(texts or {})
-        self._fragments: dict[tuple[str, Kind, Clip], _Fragment | None] = {}
+        self._fragments: dict[tuple[str, Kind, Clip | Selection], _Fragment | None] = {}
         self.antora = AntoraComponents(root)
         """The Antora components of the documents read: where their resource ids lead."""
         self.antora.learn(self._texts)
@@ -460,10 +693,11 @@ class IncludeReader:
                 given = title
         return given, own.title if own else None
 
-    def _fragment(self, rel: str, kind: Kind, clip: Clip) -> _Fragment | None:
+    def _fragment(self, rel: str, kind: Kind, clip: Clip | Selection) -> _Fragment | None:
         """The file at `rel` as an include reads it, or None when nothing of it is included
-        (it cannot be read, or the clip fails). Its reading is the same whoever includes it,
-        from any folder: only the paths of its own includes depend on that (`_joined`)."""
+        (it cannot be read, the clip fails, or the selection takes no line). Its reading is the
+        same whoever includes it, from any folder: only the paths of its own includes depend on
+        that (`_joined`)."""
         key = (rel, kind, clip)
         if key not in self._fragments:
             text = self._text(rel)
@@ -531,6 +765,7 @@ __all__ = [
     "Include",
     "IncludeReader",
     "Included",
+    "Selection",
     "fragments",
     "included_by",
     "includes_in",

@@ -43,7 +43,9 @@ not define, is a link to `#limits`: Asciidoctor looks for the id in that documen
 what it includes), never in another, and renders a link that leads nowhere. It counts (as
 `unresolved`) when another document defines that id, where it was surely meant to point
 (`xref:other.adoc#limits[]` says so); an id no document defines may come from attributes set
-outside the tree (an Antora playbook's `idprefix`) and is left unreported.
+outside the tree (an Antora playbook's `idprefix`) and is left unreported. Ids compare as
+Asciidoctor compares them, case and all (`label_key`), where reST and MyST labels compare as
+Sphinx normalises them.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ from catdoc.documents import (
     Reference,
     Structure,
     kind_of,
+    label_key,
     labels_of,
     may_define_labels,
     normalize_label,
@@ -214,7 +217,7 @@ class Resolver:
             if kind in _MARKDOWN_LINKS:
                 known = normalize_label(ref.target[1:]) in self.labels
                 return (myst is not None or mystmd) and known
-            owners = self.labels.get(normalize_label(ref.target[1:]), set())
+            owners = self.labels.get(label_key(ref.target[1:], kind), set())
             return bool(owners) and self.paths.get(source_path) not in owners
         if ref.kind == "object":
             if ref.target in self.ids or (mystmd and normalize_label(ref.target) in self.labels):

@@ -10,12 +10,15 @@
 | `field` | — | a value of a field asked for, in an opening RFC 2822 header | — | as reST |
 
 **AsciiDoc links** (`xref:api.adoc[]`, `<<api.adoc#limits,text>>`, `link:guide.html[]`). An
-`xref:` or `<<…>>` target names another document when it has a path before its `#fragment`
-(`xref:api.adoc#limits[]`, `<<api#limits>>`) or ends in a document suffix (`<<api.adoc>>`);
-`<<limits>>`, `xref:limits[]` and `xref:#limits[]` name an id of the same document, as
-Asciidoctor reads them: one the document defines (`labels_of`), or a section title it has
+`xref:` or `<<…>>` target names another document as Asciidoctor 2 reads it: when it has a path
+before its `#` (`xref:api.adoc#limits[]`, `<<api#limits>>`, `<<api.adoc#>>`), and for the macro
+alone when it ends in `.adoc` (`xref:api.adoc[]`) or names a file (`xref:guide.html[]`; one that
+is no document, `xref:refcard.pdf[]`, is no reference). Anything else names an id of the same
+document (`<<limits>>`, `xref:limits[]`, `xref:#limits[]`, and so `<<api.adoc>>`, the shorthand
+without a `#`): one the document defines (`labels_of`), or a section title it has
 (`<<Rate Limits>>`), is no reference; any other is a `link` to `#limits`, the link Asciidoctor
-renders (`catdoc.references` tells whether it counts). A `link:` names a relative file (with a
+renders (`catdoc.references` tells whether it counts). Ids and titles compare as Asciidoctor
+compares them, case and all (`label_key`). A `link:` names a relative file (with a
 scheme it is a URL). Antora resource ids
 (`xref:module:page.adoc[]`, `xref:2.0@component:module:page.adoc[]`) are returned as written,
 marked `xref`: in a page of an Antora component the resolver reads them as resource ids
@@ -66,7 +69,7 @@ target as Sphinx reads it: the explicit title removed up to the final `<…>` (`
 removed, whitespace collapsed. A role whose content starts with `!` is none: Sphinx makes no
 cross-reference of it. Which roles name documents is the resolver's business. Labels and `:ref:`
 targets compare after `normalize_label` (lower case, whitespace collapsed), as Sphinx compares
-them.
+them; AsciiDoc ids as written (`label_key`).
 
 **Toctrees.** Each entry of a toctree is a `role` reference named `toctree` (`TOCTREE`) whose
 target is the document it lists, read as Sphinx reads it (`path` or `Title <path>`; `self`, a
@@ -80,6 +83,7 @@ no later opener looks for it again.
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Collection
@@ -264,7 +268,7 @@ def labels_of(text: str, kind: Kind, structure: Structure | None = None) -> list
     is a link, not a label; also one that opens a list item, `-   .. _label:`) and directive
     `:name:` option, MyST `(label)=` target and directive `:name:` option (or `name:` in its
     YAML block), and AsciiDoc id (anchors, block ids, section ids: `markup.scan_asciidoc`),
-    outside code; labels normalised by `normalize_label`. `structure` is the text's body as
+    outside code; labels as `label_key` compares them. `structure` is the text's body as
     `scan_structure` reads it, when the caller has it already."""
     lines, offset = body_lines(text, kind)
     structure = _structure(lines, kind, structure)
@@ -285,7 +289,7 @@ def labels_of(text: str, kind: Kind, structure: Structure | None = None) -> list
                 label = match.group(1) if match else None
             labels = [label] if label else []
         for label in labels:
-            normal = normalize_label(label)
+            normal = label_key(label, kind)
             if normal:
                 out.append((normal, i + offset + 1))
     return out
@@ -300,6 +304,13 @@ def may_define_labels(text: str, kind: Kind = "markdown") -> bool:
 def normalize_label(label: str) -> str:
     """A label as Sphinx compares them: lower case, runs of whitespace as one space."""
     return " ".join(label.split()).lower()
+
+
+def label_key(label: str, kind: Kind) -> str:
+    """A label of a document of `kind` as its tool compares it: an AsciiDoc id (or section title)
+    as written, Asciidoctor's catalog being case-sensitive (`<<Limits>>` does not find
+    `[[limits]]`); any other as Sphinx compares labels (`normalize_label`)."""
+    return " ".join(label.split()) if kind == "asciidoc" else normalize_label(label)
 
 
 def rename_mentions(
@@ -617,9 +628,10 @@ def _shortcut(match: re.Match[str], defined: set[str]) -> str:
 
 def _adoc_own(structure: Structure) -> set[str]:
     """What an internal cross reference may name in the document itself, normalised: its ids,
-    and marked `_NATURAL` its section titles (a natural xref, `<<Section Title>>`)."""
-    ids = {normalize_label(name) for _, name in structure.names}
-    return ids | {_NATURAL + normalize_label(h.title) for h in structure.headings}
+    and marked `_NATURAL` its section titles (a natural xref, `<<Section Title>>`), as
+    `label_key` compares them."""
+    ids = {label_key(name, "asciidoc") for _, name in structure.names}
+    return ids | {_NATURAL + label_key(h.title, "asciidoc") for h in structure.headings}
 
 
 _NATURAL = "\x00"
@@ -664,7 +676,7 @@ def _adoc_macro(match: re.Match[str], found: list[_Found], line: int, own: set[s
     elif match.group(1) == "link":
         _add_link(found, _link_target(target), line)
     else:
-        _add_link(found, _adoc_target(target, own), line, xref=True)
+        _add_link(found, _adoc_target(target, own, macro=True), line, xref=True)
     return " " * len(match.group())
 
 
@@ -673,29 +685,38 @@ def _adoc_xref(match: re.Match[str], found: list[_Found], line: int, own: set[st
     an id the document does not define."""
     target = match.group(1)
     if "{" not in target:
-        _add_link(found, _adoc_target(target, own), line, xref=True)
+        _add_link(found, _adoc_target(target, own, macro=False), line, xref=True)
     return " " * len(match.group())
 
 
-def _adoc_target(target: str, own: set[str]) -> str | None:
-    """What an AsciiDoc cross reference names: another document (`api.adoc#limits` →
-    `api.adoc`, `api#x` → `api`), an id as `#id` when the document does not define it
-    (`limits`, `#limits`: Asciidoctor links to `#limits` all the same), or None for one of its
-    own ids, an empty target or a URL."""
+def _adoc_target(target: str, own: set[str], *, macro: bool) -> str | None:
+    """What an AsciiDoc cross reference (an `xref:` `macro`, else `<<…>>`) names, as Asciidoctor
+    2's `sub_macros` reads it: another document when a path comes before its first `#`
+    (`api.adoc#limits` → `api.adoc`, `api#` → `api`), or, for the macro, when it ends in `.adoc`
+    or has another extension (a file: a document's, `guide.html`, else None, no document); an
+    id as `#id` when the document does not define it (`limits`, `#limits`, and `<<api.adoc>>`,
+    which Asciidoctor takes for the id `api.adoc`: it links to `#limits` all the same); None
+    for one of its own ids, an empty target or a URL."""
     path, hashed, fragment = target.strip().partition("#")
     path = path.strip()
     if "://" in path:
         return None
-    if path and (hashed or path.lower().endswith(_DOCUMENT_SUFFIXES)):
+    if path and hashed:
         return unquote(path)
+    if macro and not hashed and "." in posixpath.basename(path):
+        if path.lower().endswith(_LINKED_SUFFIXES):
+            return unquote(path)
+        return None  # a file that is no document: Asciidoctor links it as it is
     ident = (fragment if hashed else path).strip()
-    if not ident or normalize_label(ident) in own:
+    if not ident or label_key(ident, "asciidoc") in own:
         return None
     natural = " " in ident or ident.lower() != ident  # Asciidoctor then looks for a title
-    return None if natural and _NATURAL + normalize_label(ident) in own else f"#{ident}"
+    return None if natural and _NATURAL + label_key(ident, "asciidoc") in own else f"#{ident}"
 
 
-_DOCUMENT_SUFFIXES = tuple(sorted(DOCUMENT_SUFFIXES))
+_LINKED_SUFFIXES = tuple(sorted(DOCUMENT_SUFFIXES | {".html", ".htm"}))
+"""What a file an `xref:` names ends in when it is a document (`.html` names the page built of
+its source, as `catdoc.references` reads a link)."""
 
 
 def _add_link(found: list[_Found], target: str | None, line: int, *, xref: bool = False) -> None:
@@ -1037,6 +1058,7 @@ __all__ = [
     "RefKind",
     "Reference",
     "extract_references",
+    "label_key",
     "labels_of",
     "may_define_labels",
     "normalize_label",

@@ -25,6 +25,7 @@ from catdoc.documents import (
     extract_references,
     headings_of,
     kind_of,
+    label_key,
     labels_of,
     sniff_kind,
     text_metadata,
@@ -176,7 +177,7 @@ def test_header_entries_before_the_title_continued_and_unset() -> None:
 def test_cross_references_and_links_to_other_documents() -> None:
     text = (
         "Read xref:api.adoc[the API], xref:api.adoc#limits[limits] and <<api.adoc#limits,it>>.\n"
-        "Also <<api.adoc#limits>>, <<guide#install>>, <<guide.adoc>> and link:guide.html[Guide].\n"
+        "Also <<api.adoc#limits>>, <<guide#install>>, <<guide.adoc#>> and link:guide.html[Guide].\n"
         "Not <<limits>>, <<limits,Limits>>, xref:limits[], xref:#limits[], <<Section Title>>,\n"
         "link:https://example.org/a.adoc[web], https://example.org[site] or link:{url}/a.adoc[].\n"
         "\n[[limits]]\n== Section Title\n"
@@ -189,6 +190,48 @@ def test_cross_references_and_links_to_other_documents() -> None:
         ("link", "api.adoc", 2),
         ("link", "guide", 2),
         ("link", "guide.adoc", 2),
+    ]
+
+
+def test_which_cross_reference_names_a_document_is_asciidoctors_rule() -> None:
+    """Asciidoctor 2 (`Substitutors#sub_macros`): the shorthand names a document only with a `#`
+    (`<<guide.adoc>>` is the id `guide.adoc`, a link to `#guide.adoc`); the macro also when it
+    ends in `.adoc` or has another extension (`xref:sections.d/first[]` is an id: no extension
+    after the last `/`), a file that is no document being no reference."""
+    text = (
+        "<<guide.adoc>> <<guide#>> <<guide.adoc#sec>> <<guide.adoc#>> <<#sec>>\n"
+        "xref:guide.adoc[] xref:guide[] xref:guide#[] xref:guide.adoc#sec[] xref:guide.html[]\n"
+        "xref:sections.d/first[] xref:refcard.pdf[] xref:shop:ops:run.adoc[]\n"
+    )
+    assert refs(text) == [
+        ("link", "#guide.adoc", 1),
+        ("link", "guide", 1),
+        ("link", "guide.adoc", 1),
+        ("link", "guide.adoc", 1),
+        ("link", "#sec", 1),
+        ("link", "guide.adoc", 2),
+        ("link", "#guide", 2),
+        ("link", "guide", 2),
+        ("link", "guide.adoc", 2),
+        ("link", "guide.html", 2),
+        ("link", "#sections.d/first", 3),
+        ("link", "shop:ops:run.adoc", 3),
+    ]
+
+
+def test_a_shorthand_xref_to_a_file_without_a_hash_links_no_document(tmp_path: Path) -> None:
+    """`<<guide.adoc>>` renders `<a href="#guide.adoc">`: no link to guide.adoc, and no id of the
+    tree is named, so nothing is reported; `<<guide.adoc#>>` and `xref:guide.adoc[]` link it."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.adoc").write_text("= Guide\n", encoding="utf-8")
+    (tmp_path / "docs" / "a.adoc").write_text("= A\n\nSee <<guide.adoc>>.\n", encoding="utf-8")
+    (tmp_path / "docs" / "b.adoc").write_text(
+        "= B\n\nSee <<guide.adoc#>> and xref:guide.adoc[].\n", encoding="utf-8"
+    )
+    found = import_refs(tmp_path)
+    assert [(r["path"], r["target"], r["status"]) for r in found] == [
+        ("docs/b.adoc", "guide.adoc", "linked"),
+        ("docs/b.adoc", "guide.adoc", "linked"),
     ]
 
 
@@ -350,6 +393,47 @@ def test_an_id_of_another_document_is_unresolved_as_asciidoctor_leaves_it(tmp_pa
     assert found == [("api.adoc", 5, "linked"), ("#limits", 5, "unresolved")]
 
 
+def import_refs(tmp_path: Path) -> list[dict[str, Any]]:
+    """The references `catdoc import docs --link` reports in a fresh project at `tmp_path`."""
+    CatDoc.init(tmp_path, bare=True)
+    out = CliRunner().invoke(
+        app, ["-C", str(tmp_path), "import", "docs", "--link", "--format", "json"]
+    )
+    assert out.exit_code == 0, out.output
+    return cast(list[dict[str, Any]], json.loads(out.stdout)["references"])
+
+
+def test_ids_compare_case_sensitively_as_asciidoctor_catalogs_them(tmp_path: Path) -> None:
+    """Asciidoctor's catalog of ids is a Ruby hash: `<<Quotas>>` does not name `[[quotas]]`.
+    So `<<Quotas>>` is a link to an id the document lacks that another defines (unresolved),
+    and `<<Rates>>` names no id of the tree (`rates` is another), so it is not reported."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "api.adoc").write_text(
+        "= API\n\n[[Quotas]]\nQuota text.\n\n[[rates]]\nRates.\n", encoding="utf-8"
+    )
+    (tmp_path / "docs" / "guide.adoc").write_text(
+        "= Guide\n\n[[quotas]]\nOwn.\n\nSee <<Quotas>>, <<quotas>> and <<Rates>>.\n",
+        encoding="utf-8",
+    )
+    found = [(r["path"], r["target"], r["status"]) for r in import_refs(tmp_path)]
+    assert found == [("docs/guide.adoc", "#Quotas", "unresolved")]
+
+
+def test_only_asciidoc_ids_keep_their_case() -> None:
+    """reST and MyST labels stay normalised as Sphinx normalises them."""
+    assert labels_of("[[Quota-1]]\nText <<quota-1>>.\n", "asciidoc") == [("Quota-1", 2)]
+    assert labels_of(".. _Quota-1:\n\nText\n", "rst") == [("quota-1", 1)]
+    assert labels_of("(Quota-1)=\n# T\n", "markdown") == [("quota-1", 1)]
+    assert refs("[[Quota-1]]\nText <<quota-1>> and <<Quota-1>>.\n") == [("link", "#quota-1", 2)]
+
+
+@given(st.from_regex(r"[A-Za-z_][\w.-]{0,20}", fullmatch=True))
+@settings(max_examples=50, deadline=None)
+def test_an_asciidoc_id_is_its_own_key(ident: str) -> None:
+    assert label_key(ident, "asciidoc") == ident
+    assert label_key(ident, "rst") == label_key(ident, "markdown") == ident.lower()
+
+
 def test_an_import_scans_each_document_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -421,6 +505,41 @@ def test_an_included_file_is_a_fragment_as_asciidoctor_reads_it(tmp_path: Path) 
         ("book", "api.adoc", 5, "linked"),
         ("book", "parts/sample", 5, "self"),  # an xref to a file it includes stays within it
         ("book", "../api.adoc", 5, "unresolved"),
+    ]
+
+
+def test_only_the_lines_an_include_selects_count(tmp_path: Path) -> None:
+    """`tag=`, `tags=` and `lines=` take part of a file, as Asciidoctor (in an Antora page,
+    Antora) takes it: only the selected lines' ids and xrefs are the including document's."""
+    snippets = (
+        "// tag::setup[]\n[[setup]]\nSee xref:api.adoc[].\n// end::setup[]\n"
+        "// tag::extra[]\n[[extra]]\nSee xref:gone.adoc[].\n// end::extra[]\n"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "book/book.adoc": (
+                "= Book\n\n<<setup>> <<extra>>\n\ninclude::snippets.adoc[tag=setup]\n\n"
+                "include::snippets.adoc[lines=1..3]\n"
+            ),
+            "book/snippets.adoc": snippets,
+            "book/api.adoc": "= API\n\n[[extra]]\n== Extra\n",
+            "shop/antora.yml": "name: shop\nversion: ~\n",
+            "shop/modules/ROOT/pages/index.adoc": (
+                "= Shop\n\n<<setup>> <<extra>>\n\ninclude::partial$snippets.adoc[tags=!extra]\n"
+            ),
+            "shop/modules/ROOT/pages/api.adoc": "= API\n",
+            "shop/modules/ROOT/partials/snippets.adoc": snippets,
+        },
+    )
+    data = import_json(tmp_path)
+    found = [(r["source"], r["target"], r["line"], r["status"]) for r in data["references"]]
+    assert found == [
+        ("book", "#extra", 3, "unresolved"),  # `extra` is api.adoc's: the region is left out
+        ("book", "api.adoc", 5, "linked"),
+        ("book", "api.adoc", 7, "linked"),
+        ("shop-index", "#extra", 3, "unresolved"),
+        ("shop-index", "api.adoc", 5, "linked"),
     ]
 
 

@@ -22,7 +22,8 @@ from typer.testing import CliRunner
 from catdoc import includes
 from catdoc.cli import app
 from catdoc.errors import CatDocError
-from catdoc.includes import MAX_DEPTH, Clip, IncludeReader, includes_in
+from catdoc.includes import MAX_DEPTH, Clip, IncludeReader, Selection, includes_in
+from catdoc.includes import _tag_directive as _tag_line
 from catdoc.model import ImportConfig, check_role_rule
 from catdoc.project import load_project
 from catdoc.scaffold import template_text
@@ -1454,6 +1455,137 @@ def test_a_myst_includes_options_end_with_its_fence() -> None:
         "```{include} a.md\n---\nstart-line: 1\n```\nend-before: x\n", "markdown", "", "."
     )
     assert inc.clip == Clip(start_line="1")  # not the text after the fence
+
+
+_TAGGED = "\n".join(
+    [
+        "a0",
+        "// tag::a[]",
+        "a1",
+        "// tag::b[]",
+        "b1",
+        "// end::b[]",
+        "// end::a[]",
+        "u1",
+        "# tag::c[] ",
+        "c1",
+        "# end::c[]",
+        "tag::d[]x end::d[]y",  # no tag line: `[]` must end a run of non-space
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("attributes", "asciidoctor", "antora"),
+    [
+        ("tag=a", "a1 b1", "a1 b1"),
+        ("tag=b", "b1", "b1"),
+        ("tag=!a", "a0 u1 c1 tag::d[]x end::d[]y", "a0 u1 c1 tag::d[]x end::d[]y"),
+        ('tags="a,c"', "a1 b1 c1", "a1 b1 c1"),
+        ("tags=b;c", "b1 c1", "b1 c1"),
+        ("tags=*", "a1 b1 c1", "a1 b1 c1"),
+        ("tags=**", "a0 a1 b1 u1 c1 tag::d[]x end::d[]y", "a0 a1 b1 u1 c1 tag::d[]x end::d[]y"),
+        ("tags=!*", "a0 u1 tag::d[]x end::d[]y", "a0 u1 tag::d[]x end::d[]y"),
+        ("tags=**;!b", "a0 a1 u1 c1 tag::d[]x end::d[]y", "a0 a1 u1 c1 tag::d[]x end::d[]y"),
+        ("tags=*;!b", "a1 c1", "a1 c1"),
+        ("tags=!*;c", "c1", "a0 u1 c1 tag::d[]x end::d[]y"),  # Antora keeps the untagged
+        ("tag=nowhere", None, None),
+        ("lines=1..3", "a0 // tag::a[] a1", "a0 // tag::a[] a1"),
+        ("lines=5;2", "// tag::a[] b1", "// tag::a[] b1"),
+        ("lines=10..-1", "c1 # end::c[] tag::d[]x end::d[]y", "c1 # end::c[] tag::d[]x end::d[]y"),
+        ("lines=11..", "# end::c[] tag::d[]x end::d[]y", "# end::c[] tag::d[]x end::d[]y"),
+        ("lines=0;2", None, "// tag::a[]"),  # 0 heads Asciidoctor's list for good
+        ("lines=x", None, None),
+        ('lines="1,3", tag=a', "a0 a1", "a0 a1"),  # lines= rules
+        ("lines=3..1", _TAGGED, None),  # no line named: Asciidoctor takes the whole file
+        ("lines=1..99999999999999999999999", _TAGGED, _TAGGED),
+    ],
+)
+def test_an_asciidoc_include_selects_lines_as_asciidoctor_and_antora_do(
+    attributes: str, asciidoctor: str | None, antora: str | None
+) -> None:
+    """`Reader#preprocess_include_directive` (Asciidoctor 2) and Antora's include processor:
+    the tag lines are never taken; `*` is every other tag, `**` every line."""
+    for selection, want in (
+        (Selection.of(attributes, antora=False), asciidoctor),
+        (Selection.of(attributes, antora=True), antora),
+    ):
+        assert selection is not None
+        got = selection.apply(_TAGGED)
+        assert (got if got is None or want == _TAGGED else " ".join(got.split("\n"))) == want
+
+
+@pytest.mark.parametrize(
+    "attributes", ["", "leveloffset=+1", "tag=", "tags=;", "tag=!", "tag={part}", "opts=optional"]
+)
+def test_an_asciidoc_include_without_a_selection_takes_the_whole_file(attributes: str) -> None:
+    selection = Selection.of(attributes, antora=False)
+    assert selection is None or selection.apply(_TAGGED) == _TAGGED
+
+
+def test_asciidoc_selections_of_hostile_text_finish() -> None:
+    """Long runs of what opens a tag line or an attribute are read in one pass."""
+    for opener in ("tag::", "end::", "[]", "::", "tag::x[]", "tag::x[] ", "#tag::x[]"):
+        assert Selection(tags="**").apply(opener * 100_000 + "\n" + "x") is not None
+    for opener in ('"', "'", "=", ",", "a=", "tags=", " ", '"a,', 'tag="', "lines=1..", ".."):
+        selection = Selection.of(opener * 100_000, antora=False)
+        if selection is not None:
+            selection.apply(_TAGGED)
+
+
+_SELECTION_ALPHABET = list("tagsend:lines=![]*;,\"' .0123456789-_/#{}\n\r\tab")
+
+
+@given(
+    st.text(alphabet=_SELECTION_ALPHABET, max_size=60),
+    st.text(alphabet=_SELECTION_ALPHABET, max_size=200),
+)
+@settings(max_examples=300, deadline=None)
+def test_any_selection_of_any_text_takes_some_of_its_lines(attributes: str, text: str) -> None:
+    """Whatever an include's attribute list and the file hold, the selection is read, and what
+    it takes are lines of the file (a tag selection never takes a tag line)."""
+    for antora in (False, True):
+        selection = Selection.of(attributes, antora=antora)
+        got = selection.apply(text) if selection is not None else None
+        if got is not None and selection is not None:
+            assert set(got.split("\n")) <= set(text.split("\n"))
+            if selection.lines is None and got != text:
+                assert all(_tag_line(line) is None for line in got.split("\n"))
+
+
+def test_a_fragment_is_read_once_per_selection() -> None:
+    """The selection is part of what a fragment is read as: a file included with `tag=a` and
+    with `tag=b` gives each includer its region's ids, each read once."""
+    texts = {
+        "d/part.adoc": (
+            "// tag::a[]\n[[in-a]]\nA\n// end::a[]\n// tag::b[]\n[[in-b]]\nB\n// end::b[]\n"
+        ),
+        "d/x.adoc": "= X\n\ninclude::part.adoc[tag=a]\n",
+        "d/y.adoc": "= Y\n\ninclude::part.adoc[tag=b]\n",
+        "d/z.adoc": "= Z\n\ninclude::part.adoc[tags=a;b]\n\ninclude::part.adoc[tag=a]\n",
+    }
+    reader = IncludeReader(Path("/nonexistent"), "d", texts)
+    got = {rel: reader.of(rel, texts[rel], "asciidoc").labels for rel in ("d/x.adoc", "d/y.adoc")}
+    assert got == {"d/x.adoc": ["in-a"], "d/y.adoc": ["in-b"]}
+    assert reader.of("d/z.adoc", texts["d/z.adoc"], "asciidoc").labels == ["in-a", "in-b", "in-a"]
+    assert len(reader._fragments) == 3
+
+
+def test_a_myst_includes_options_are_those_the_scanner_reads() -> None:
+    """One reading of a directive's options (`markup.directive_option`, the scanner's): a YAML
+    block ends at a line that starts with `---`, as MyST-Parser ends it, and a directive in a
+    list item is read without the item's indent."""
+    (inc,) = includes_in(
+        "```{include} a.md\n---\nstart-line: 1\n----\nend-line: 3\n```\n", "markdown", "", "."
+    )
+    assert inc.clip == Clip(start_line="1")
+    (inc,) = includes_in(
+        "- item\n\n  ```{include} a.md\n  :start-line: 2\n  :end-line: 4\n  ```\n",
+        "markdown",
+        "",
+        ".",
+    )
+    assert inc.clip == Clip(start_line="2", end_line="4")
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch, module: object, names: list[str]) -> Counter[str]:

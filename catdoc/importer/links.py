@@ -29,6 +29,7 @@ from catdoc.documents import (
     Reference,
     extract_references,
     kind_of,
+    label_key,
     may_define_labels,
     normalize_label,
     read_object_text,
@@ -157,7 +158,7 @@ def _resolver(
             or (ref.kind == "link" and ref.target.startswith(ANCHOR))
             or (ref.kind == "object" and doc.rel in books and ref.target not in resolver.ids)
         )
-        and normalize_label(ref.target.strip().removeprefix(ANCHOR)) not in resolver.labels
+        and label_key(ref.target.strip().removeprefix(ANCHOR), doc.kind) not in resolver.labels
         for doc, refs in found
         for ref in refs
     )
