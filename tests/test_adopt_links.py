@@ -503,6 +503,63 @@ def test_a_mystmd_anchor_link_finds_a_label_anywhere_in_the_project(
     }  # `wiki:`, `doi:` and URLs name no page; outside the project `[](#shot)` is no reference
 
 
+MYSTMD_TARGETS = {
+    "book/myst.yml": "version: 1\nproject:\n  title: Book\n",
+    "book/index.md": (
+        "---\ntitle: Home\nlabel: Home-Page\n---\n# Home\n\n"
+        "See [](#set-up), [](#id-2-next-steps), <project:#Set-Up>, @set-up, [](set-up),\n"
+        "[](#overview), [](#shared), [](#home), [](#labelled-heading) and [](#nowhere).\n\n"
+        "## Overview\n"
+    ),
+    "book/setup.md": (
+        "# Setup guide\n\n## Set up\n\n## 2. Next steps\n\n(explicit)=\n\n"
+        "## Labelled heading\n\n## Shared\n"
+    ),
+    "book/faq.md": "## Overview\n\n## Shared\n\nBack to [](#home-page) and @home-page.\n",
+    "other/myst.yml": "version: 1\nproject:\n  title: Other\n",
+    "other/page.md": "# Other\n\nSee [](#set-up) and @set-up.\n",
+    "notes/plain.md": "# Plain\n\nSee [](#set-up).\n",
+}
+
+
+def test_mystmd_heading_slugs_and_page_labels_are_targets(bare: CatDoc, tmp_path: Path) -> None:
+    """mystmd gives every heading without a label an implicit target, the slug of its text
+    (`## 2. Next steps` → `id-2-next-steps`), and a page its front matter `label:`: `[](#x)`,
+    `<project:#x>`, `@x` and the legacy `[](x)` reach them from any page of the same project,
+    the page's own heading first. The title heading mystmd lifts out of the page has none, nor
+    has a heading with a `(label)=`; another project's pages and CatDoc's own Markdown do not
+    see them."""
+    write_tree(tmp_path, MYSTMD_TARGETS)
+    result = bare.import_documents(["book", "other", "notes"], link=True, category="book")
+    found = {
+        (r["source"], r["kind"], r["target"]): (r["status"], r["resolved"] or r["candidates"])
+        for r in result.references
+    }
+    assert found == {
+        ("index", "link", "#set-up"): ("linked", "setup"),
+        ("index", "link", "#id-2-next-steps"): ("linked", "setup"),
+        ("index", "link", "#Set-Up"): ("linked", "setup"),
+        ("index", "object", "set-up"): ("linked", "setup"),
+        ("index", "link", "set-up"): ("linked", "setup"),
+        ("index", "link", "#overview"): ("self", "index"),  # its own, though faq has one too
+        ("index", "link", "#shared"): ("ambiguous", ["faq", "setup"]),
+        ("faq", "link", "#home-page"): ("linked", "index"),  # front matter `label: Home-Page`
+        ("faq", "object", "home-page"): ("linked", "index"),
+    }  # `#home` was lifted into the title; `other` and `notes` see no slug of `book`
+
+
+def test_mystmd_slugs_and_labels_of_pages_imported_earlier_are_found(
+    bare: CatDoc, tmp_path: Path
+) -> None:
+    """A page imported before keeps its targets: they are read again from its file."""
+    write_tree(tmp_path, MYSTMD_TARGETS)
+    bare.import_documents(["book/setup.md", "book/faq.md"], category="book")
+    result = bare.import_documents(["book/index.md"], link=True, category="book")
+    found = {r["target"]: r["resolved"] for r in result.references if r["kind"] == "link"}
+    assert found["#id-2-next-steps"] == "setup" and found["set-up"] == "setup"
+    assert found["#shared"] is None and found["#overview"] == "index"
+
+
 def test_a_mystmd_xref_to_a_listed_project_is_external(bare: CatDoc, tmp_path: Path) -> None:
     """`xref:guide/page` names a page of another MyST project that `myst.yml`'s `references:`
     lists: a link out by design, as an intersphinx inventory's role (jupyter-book's 119)."""

@@ -738,6 +738,48 @@ def test_a_mystmd_project_is_the_nearest_myst_yml_with_a_project(tmp_path: Path)
     assert books.of("x.md") is None
 
 
+@pytest.mark.parametrize(
+    ("title", "slug"),
+    [
+        ("Set up", "set-up"),
+        ("2. Next steps", "id-2-next-steps"),  # an id starts with a letter
+        ("-Leading and trailing-", "id-leading-and-trailing"),
+        ("What's \u201cnew\u201d?", "whats-new"),  # quotes dropped, then `?` is a `-`
+        ("pyproject.toml  options", "pyproject-toml-options"),
+        ("\u00dcber", "id-ber"),  # only a-z, 0-9 and `-` stay
+        ("!!!", "id"),  # `---`, then `id----`: what createHtmlId gives
+    ],
+)
+def test_a_mystmd_heading_slug_is_createhtmlid_of_its_label(title: str, slug: str) -> None:
+    from catdoc.importer.mystmd import heading_slug
+
+    assert heading_slug(title) == slug
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+def test_a_mystmd_heading_slug_is_always_an_html_id(title: str) -> None:
+    from catdoc.importer.mystmd import heading_slug
+
+    slug = heading_slug(title)
+    assert slug == "" or re.fullmatch(r"[a-z](?:-?[a-z0-9])*", slug)
+
+
+def test_mystmd_implicit_targets_leave_out_the_lifted_title_and_labelled_headings() -> None:
+    from catdoc.documents import structure_of
+    from catdoc.importer.mystmd import implicit_targets
+
+    def slugs(text: str, meta: dict[str, object]) -> tuple[str, ...]:
+        return implicit_targets(text, structure_of(text, "markdown"), meta)
+
+    text = "% note\n\n# Title\n\n## A\n\n(b)=\n\n## B\n\n# Title\n"
+    assert slugs(text, {}) == ("a", "title")  # the second `# Title` stays
+    assert slugs(text, {"title": "Other"}) == ("title", "a")  # a title of its own: kept
+    assert slugs(text, {"title": None}) == ("title", "a")  # `title: null` lifts nothing
+    assert slugs("(top)=\n# Title\n\n## A\n", {"title": "Other"}) == ("a",)  # labelled
+    assert slugs("Intro.\n\n# Title\n", {}) == ("title",)  # not first: stays
+
+
 def test_mkdocs_configs_that_inherit_or_cannot_be_read(tmp_path: Path) -> None:
     tree = {
         "a/base.yml": "docs_dir: pages\nnav:\n  - Base title: x.md\n",

@@ -24,11 +24,23 @@ it where a page is a mystmd one: a directive's `:label:` option names a target (
 does, `labels`); `@label` is a reference to a target (mystmd's citation syntax: `@x` that names
 a target is a cross-reference, any other is a citation of a bibliography entry, which CatDoc does
 not read, so no reference of its); and `[](#label)` finds a target anywhere in the project.
+
+A page's own targets (myst-cli's `getPageFrontmatter`, myst-transforms' `headingLabelTransform`):
+
+- Its front matter `label:` names the page itself: `[](#label)` and `@label` link to it.
+- Every heading without a label of its own gets an implicit target, the slug of its text as
+  myst-common's `createHtmlId` makes it: lower case, each character other than `a-z`, `0-9`
+  and `-` a `-`, `id-` before a leading digit or `-`, runs of `-` as one, none at either end
+  (`## 2. Set up` → `id-2-set-up`). The heading that opens the page as its level-1 title (after
+  the front matter and `%` comments, when the front matter gives no other `title`) is lifted
+  into the title and has none. mystmd looks a target up in every page of its project, so an
+  implicit one is found only from the pages of the same project (`MystProject.folder`).
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +48,7 @@ from typing import Any
 from catdoc import yaml_source
 from catdoc.documents import Structure, normalize_label, read_document
 from catdoc.errors import CatDocError
+from catdoc.front_matter import body_lines
 from catdoc.project import resolve_inside
 
 CONFIG = "myst.yml"
@@ -128,4 +141,83 @@ def labels(structure: Structure) -> tuple[str, ...]:
     return tuple(normal for _, name in structure.labels if (normal := normalize_label(name)))
 
 
-__all__ = ["CONFIG", "MystProject", "MystProjects", "labels"]
+def page_label(meta: dict[str, Any]) -> tuple[str, ...]:
+    """The page's own label from its front matter `label:` (a text), normalised; none else."""
+    label = meta.get("label")
+    normal = normalize_label(label) if isinstance(label, str) else ""
+    return (normal,) if normal else ()
+
+
+_NOT_IN_ID = re.compile(r"[^a-z0-9-]")
+_QUOTES = re.compile(r"['\u2018\u2019\"\u201c\u201d]+")
+_DASHES = re.compile(r"-{2,}")
+
+
+def heading_slug(title: str) -> str:
+    """The implicit target of a heading's text, as mystmd makes it (see module doc): its label
+    normalised (`normalizeLabel`: whitespace as one space, quotes dropped, lower case), then
+    made an HTML id (`createHtmlId`)."""
+    text = _QUOTES.sub("", " ".join(title.split())).strip().lower()
+    if not text:
+        return ""
+    slug = _NOT_IN_ID.sub("-", text)
+    if slug[0] == "-" or slug[0].isdigit():
+        slug = "id-" + slug
+    return _DASHES.sub("-", slug).strip("-")
+
+
+def implicit_targets(text: str, structure: Structure, meta: dict[str, Any]) -> tuple[str, ...]:
+    """The implicit targets of a page's headings (see module doc): those with no `(label)=`
+    before them, less the level-1 heading mystmd lifts into the title."""
+    lines, _ = body_lines(text, "markdown")
+    if len(structure.code) != len(lines) or not structure.headings:
+        return ()
+    lifted = _lifted_title(lines, structure, meta)
+    slugs: list[str] = []
+    for heading in structure.headings:
+        if heading is lifted or _labelled(lines, heading.first):
+            continue
+        slug = heading_slug(heading.title)
+        if slug:
+            slugs.append(slug)
+    return tuple(dict.fromkeys(slugs))
+
+
+def _lifted_title(lines: list[str], structure: Structure, meta: dict[str, Any]) -> Any:
+    """The heading mystmd lifts into the page's title (`getFrontmatter`): a level-1 heading
+    that comes first (after `(label)=` targets and `%` comments), when the front matter's
+    `title` is not null and, where given, is its text; None when there is none."""
+    first = structure.headings[0]
+    title = meta.get("title", "")
+    if first.level != 1 or title is None or (title and title != first.title):
+        return None
+    for line in lines[: first.first]:
+        rest = line.strip()
+        if rest and not rest.startswith("%") and not _TARGET.fullmatch(rest):
+            return None
+    return first
+
+
+_TARGET = re.compile(r"\([^()\n]+\)=")
+
+
+def _labelled(lines: list[str], at: int) -> bool:
+    """Whether the block at line `at` has a `(label)=` target before it (blank lines between):
+    mystmd gives the target's label to the next block, and a heading with a label has no
+    implicit one."""
+    for line in reversed(lines[max(0, at - 50) : at]):
+        rest = line.strip()
+        if rest:
+            return _TARGET.fullmatch(rest) is not None
+    return False
+
+
+__all__ = [
+    "CONFIG",
+    "MystProject",
+    "MystProjects",
+    "heading_slug",
+    "implicit_targets",
+    "labels",
+    "page_label",
+]
