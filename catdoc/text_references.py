@@ -58,7 +58,8 @@ the anchor `#label`, a target anywhere in the project.
 **mystmd's citations.** In a page of a mystmd project (`extract_references(citations=True)`)
 an `@` mention is read as mystmd reads a citation: after no letter, digit or `.`, a label that
 may hold `:`, `/`, `.` and more but ends in a word character (`@code:ast`, `@fig:mountains.` is
-`fig:mountains`); the resolver tells a target's label from a bibliography key.
+`fig:mountains`), or such characters in braces, which mystmd drops (`@{fig:mountains}`); the
+resolver tells a target's label from a bibliography key.
 
 Every role is returned with its name (`role`, lower-cased, domain kept: `py:class`) and its
 target as Sphinx reads it: the explicit title removed up to the final `<…>` (`:doc:`Read this
@@ -165,11 +166,17 @@ _NOT_AFTER = r"[\w@#&./:+=\\`-]"
 # nor may a word, `/`, `@`, `#` or `:` and more (`@bitbucket:ned/repo`, a shorthand) follow it
 _OBJECT_REF = re.compile(r"@(?<!" + _NOT_AFTER + r"@)" + _ID + r"(?![\w/@#]|:[^\s:])")
 _MORPHISM_REF = re.compile(r"#(?<!" + _NOT_AFTER + r"#)" + _ID + r"(?![\w/@#]|:[^\s:])")
-_CITATION = re.compile(r"(?<![A-Za-z0-9.])@([\w](?:[\w:.#$%&+?~/-]*\w)?)", re.ASCII)
+_CITATION = re.compile(
+    r"(?<![A-Za-z0-9.])@\{?((?<=@\{)[\w:.#$%&+?~/-]*(?=\})|(?<=@)\w(?:[\w:.#$%&+?~/-]*\w)?)",
+    re.ASCII,
+)
 """An `@label` as mystmd reads a citation (markdown-it-myst's `inText`): after no letter, digit
 or `.`, a label of word characters and `:.#$%&-+?~/`, ending in a word character
-(`@code:ast.` is `code:ast`). mystmd also takes `<` and `>` into a label; here HTML is masked
-before mentions are read, so a `<X>` in one is a tag, and the label ends before it."""
+(`@code:ast.` is `code:ast`), or the same characters in braces, which mystmd drops
+(`@{doi:10.1/x.}` is `doi:10.1/x.`: pandoc's form for a key that ends in punctuation). mystmd
+also takes `<` and `>` into a label; here HTML is masked before mentions are read, so a `<X>`
+in one is a tag, and the label ends before it. Each `@` scans at most to the next character
+outside the label's, so a line of openers stays linear."""
 _AUTOLINK = re.compile(rf"<()()({URI_SCHEME}:[^\s<>]*)>")
 """A Markdown autolink (`<project:#label>`, `<xref:guide/page>`, `<https://…>`): the groups
 `_link` reads, its destination the third."""
