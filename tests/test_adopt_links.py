@@ -386,6 +386,68 @@ def test_a_url_scheme_list_is_read_from_conf_py() -> None:
     assert read_conf(computed).url_schemes == {"http"}  # what is written out last
 
 
+def test_default_role_is_read_from_conf_py() -> None:
+    from catdoc.importer.sphinx_conf import read_conf
+
+    assert read_conf("project = 'x'\n").default_role is None
+    assert read_conf("default_role = 'any'\n").default_role == "any"
+    assert read_conf("default_role = 'Py:Obj'\n").default_role == "py:obj"
+    assert read_conf("default_role = 'ref'\ndefault_role = None\n").default_role is None
+    assert read_conf("default_role = pick()\n").default_role is None
+    assert (
+        read_conf("default_role = 'ref'\nif x:\n    default_role = 'doc'\n").default_role == "ref"
+    )
+
+
+DEFAULT_ROLE = {
+    "with/conf.py": "default_role = 'any'\n",
+    "with/index.rst": (
+        "Index\n=====\n\nSee `install`, `Setting up <install>`, `!install`, `usage`_ and\n"
+        "`install`:doc: and ``literal``.\n\n.. _usage: https://x.org\n"
+    ),
+    "with/install.rst": ".. _install:\n\nInstall\n=======\n\nText.\n",
+    "refs/conf.py": "default_role = 'ref'\n",
+    "refs/index.rst": "Index\n=====\n\nSee `install-steps` and `Missing label <nowhere>`.\n",
+    "refs/install.rst": ".. _install-steps:\n\nInstall\n=======\n",
+    "plain/conf.py": "project = 'plain'\n",
+    "plain/index.rst": "Index\n=====\n\nThe book `Dune` is a title.\n",
+    "plain/notes.md": "# Notes\n\nCode: `install`.\n",
+}
+
+
+def test_sphinx_default_role_makes_interpreted_text_a_role(bare: CatDoc, tmp_path: Path) -> None:
+    """setuptools' `conf.py` sets `default_role = 'any'`: there `` `install` `` is
+    `:any:`install``, a role that names a document only where config.yaml's `import.roles`
+    says so; with `default_role = 'ref'` it is a `:ref:` to a label. Without `default_role`
+    docutils makes `` `Dune` `` a title reference, no reference; a postfix role
+    (`` `x`:doc: ``), a hyperlink reference (`` `usage`_ ``) and Markdown code are none."""
+    write_tree(tmp_path, DEFAULT_ROLE)
+    result = bare.import_documents(["with", "refs", "plain"], link=True, category="docs")
+    assert {(r["path"], r["role"], r["target"], r["status"]) for r in result.references} == {
+        ("refs/index.rst", "ref", "install-steps", "linked"),
+        ("refs/index.rst", "ref", "nowhere", "unresolved"),
+    }  # `any` names no document by default: `with/index.rst` reports nothing
+    config = tmp_path / ".catdoc/config.yaml"
+    config.write_text(
+        config.read_text().replace("import:\n", "import:\n  roles:\n    any: label\n")
+    )
+    again = CatDoc(tmp_path).import_documents(["with"], link=True, category="docs")
+    assert [(r["role"], r["target"], r["resolved"]) for r in again.references] == [
+        ("any", "install", "with-install"),
+        ("any", "install", "with-install"),
+    ]
+
+
+def test_a_configured_default_role_resolves_as_that_role(tmp_path: Path) -> None:
+    from catdoc.text_references import extract_references
+
+    text = "See `install`, `Setting up <install>`, `!x`, `usage`_, `a`:doc: and ``b``.\n"
+    refs = extract_references(text, kind="rst", default_role="any")
+    assert [(r.role, r.target) for r in refs] == [("any", "install"), ("any", "install")]
+    assert extract_references(text, kind="rst") == []
+    assert extract_references("Code: `install`.\n", default_role="any") == []  # Markdown
+
+
 def test_a_mention_in_markdown_myst_parser_reads_must_look_like_an_id(
     bare: CatDoc, tmp_path: Path
 ) -> None:

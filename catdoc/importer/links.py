@@ -64,6 +64,7 @@ def _link_references(
     docs = [d for d in docs if d.object_id in imported]
     fields = planner.project.config.import_.field_rules
     books = planner.mystmd
+    sphinx = SphinxProjects(planner.project.root)
     found = [
         (
             doc,
@@ -73,13 +74,13 @@ def _link_references(
                 fields=fields,
                 structure=doc.structure,
                 citations=doc.kind == "markdown" and books.of(doc.rel) is not None,
+                default_role=sphinx.default_role(doc.rel, doc.kind),
             )
             + doc.included.references,
         )
         for doc in docs
     ]
     resolver = _resolver(planner, found, docs_root, reader, fragments)
-    sphinx = SphinxProjects(planner.project.root)
     existing: dict[tuple[str, str, str], str] = {}
     for cat in planner.project.categories:
         for mor in cat.morphisms:
