@@ -5,7 +5,14 @@ A document is a page of a mystmd project when the nearest `myst.yml` at or above
 inside the project, has a `project:` mapping (a `myst.yml` with only `site:` configures a
 website, not a project, and the search goes on upwards, as `myst` looks for its project). The
 config is parsed as the model's YAML is (`catdoc.yaml_source.parse`); one that cannot be read is
-passed over. `extends:` is not followed (it mostly names a URL).
+passed over.
+
+`extends:` (or `extend:`; a path or a list of them, relative to the config's folder) names
+configs it inherits from, as myst-cli's `getValidatedConfigsFromFile` reads them: each
+inherited `project:` (with what it inherits in turn) fills the keys the config's own `project:`
+leaves out, key by key, a later one winning over an earlier one; a config with no `project:`
+of its own but an inherited one is a project. A URL is not fetched, and a file outside the
+project, one that cannot be read, or one already being read (a cycle) inherits nothing.
 
 What is read of `project:`:
 
@@ -56,6 +63,9 @@ MAX_TOC_ENTRIES = 100_000
 MAX_TOC_DEPTH = 32
 """Entries and nesting read from one `toc` at most: YAML aliases can make a short file a huge
 tree."""
+MAX_EXTENDS = 16
+"""Inherited configs read for one `myst.yml` at most (`extends:` of `extends:` … included)."""
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,8 @@ class MystProjects:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._of: dict[str, MystProject | None] = {}
+        self._data: dict[str, Any] = {}
+        """Each config file read (project-relative) as parsed (None: it cannot be read)."""
 
     def of(self, rel: str) -> MystProject | None:
         """The project a project-relative document path is a page of, or None."""
@@ -98,12 +110,8 @@ class MystProjects:
         """The project the `myst.yml` in `folder` defines; None when there is none, it cannot
         be read, or it has no `project:` mapping."""
         rel = posixpath.join(folder, CONFIG) if folder else CONFIG
-        try:
-            data = yaml_source.parse(read_document(resolve_inside(self.root, rel), rel), rel)
-        except (CatDocError, ValueError):
-            return None
-        project = data.get("project") if isinstance(data, dict) else None
-        if not isinstance(project, dict):
+        project = self._project(rel, (), [MAX_EXTENDS])
+        if project is None:
             return None
         references = project.get("references")
         names = (
@@ -114,6 +122,59 @@ class MystProjects:
         titles: dict[str, str] = {}
         _toc_titles(project.get("toc"), titles, [MAX_TOC_ENTRIES], 0)
         return MystProject(folder, names, titles)
+
+    def _project(
+        self, rel: str, reading: tuple[str, ...], budget: list[int]
+    ) -> dict[Any, Any] | None:
+        """The `project:` of the config at `rel` filled with what its `extends:` inherits (see
+        module doc); None when it has none. `reading` are the configs whose `extends:` led here;
+        `budget` the inherited configs still to be read for the one asked for."""
+        data = self._parsed(rel)
+        if not isinstance(data, dict):
+            return None
+        project: dict[Any, Any] | None = None
+        for inherited in self._inherited(rel, data, (*reading, rel), budget):
+            project = {**(project or {}), **inherited}
+        own = data.get("project")
+        if isinstance(own, dict):
+            project = {**(project or {}), **own}
+        return project
+
+    def _parsed(self, rel: str) -> Any:
+        """A config file as parsed, read once; None when it cannot be read."""
+        if rel not in self._data:
+            try:
+                text = read_document(resolve_inside(self.root, rel), rel)
+                self._data[rel] = yaml_source.parse(text, rel)
+            except (CatDocError, ValueError):
+                self._data[rel] = None
+        return self._data[rel]
+
+    def _inherited(
+        self, rel: str, data: dict[Any, Any], reading: tuple[str, ...], budget: list[int]
+    ) -> list[dict[Any, Any]]:
+        """The `project:` mappings of the configs a config's `extends:` names, in order."""
+        named = data.get("extend", data.get("extends"))
+        names = [named] if isinstance(named, str) else named if isinstance(named, list) else []
+        found: list[dict[Any, Any]] = []
+        for name in names:
+            if budget[0] <= 0:
+                break
+            name = name.strip() if isinstance(name, str) else ""
+            if not name or _URL.match(name):
+                continue
+            try:
+                path = resolve_inside(self.root, posixpath.join(posixpath.dirname(rel), name))
+            except CatDocError:
+                continue  # outside the project, or no path a file can have
+            target = path.relative_to(self.root.resolve()).as_posix()
+            if target in reading:
+                continue  # a cycle: myst-cli stops it with an error
+            budget[0] -= 1
+            project = self._project(target, reading, budget)
+            if project is not None:
+                found.append(project)
+        return found
 
 
 def _toc_titles(entry: Any, titles: dict[str, str], budget: list[int], depth: int) -> None:
