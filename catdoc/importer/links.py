@@ -214,18 +214,14 @@ def _labelled_text(
     own = may_define_labels(text, kind) and rel not in fragments
     included = tuple(reader.of(rel, text, kind, references=False).labels) if rel else ()
     book = planner.mystmd.of(rel) if kind == "markdown" and rel and rel not in fragments else None
-    mystmd = _page_targets(text, structure_of(text, kind), _meta(text), book) if book else None
+    meta = split_front_matter(text).meta if book else {}
+    mystmd = _page_targets(text, structure_of(text, kind), meta, book) if book else None
     if not own and not included and mystmd is None:
         return known
     known.text, known.kind, known.included_labels = (text if own else None), kind, included
     if mystmd is not None:
         known.tool_labels, known.implicit_labels, known.scope = mystmd
     return known
-
-
-def _meta(text: str) -> dict[str, Any]:
-    """A Markdown document's front matter (empty when it has none or it cannot be read)."""
-    return split_front_matter(text).meta
 
 
 def _entry(

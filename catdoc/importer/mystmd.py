@@ -56,6 +56,7 @@ from catdoc import yaml_source
 from catdoc.documents import Structure, normalize_label, read_document
 from catdoc.errors import CatDocError
 from catdoc.front_matter import body_lines
+from catdoc.markup import Heading
 from catdoc.project import resolve_inside
 
 CONFIG = "myst.yml"
@@ -234,9 +235,10 @@ def implicit_targets(text: str, structure: Structure, meta: dict[str, Any]) -> t
     if len(structure.code) != len(lines) or not structure.headings:
         return ()
     lifted = _lifted_title(lines, structure, meta)
+    labelled = _labelled(lines, structure.code)
     slugs: list[str] = []
     for heading in structure.headings:
-        if heading is lifted or _labelled(lines, heading.first):
+        if heading is lifted or heading.first in labelled:
             continue
         slug = heading_slug(heading.title)
         if slug:
@@ -244,7 +246,7 @@ def implicit_targets(text: str, structure: Structure, meta: dict[str, Any]) -> t
     return tuple(dict.fromkeys(slugs))
 
 
-def _lifted_title(lines: list[str], structure: Structure, meta: dict[str, Any]) -> Any:
+def _lifted_title(lines: list[str], structure: Structure, meta: dict[str, Any]) -> Heading | None:
     """The heading mystmd lifts into the page's title (`getFrontmatter`): a level-1 heading
     that comes first (after `(label)=` targets and `%` comments), when the front matter's
     `title` is not null and, where given, is its text; None when there is none."""
@@ -262,15 +264,20 @@ def _lifted_title(lines: list[str], structure: Structure, meta: dict[str, Any]) 
 _TARGET = re.compile(r"\([^()\n]+\)=")
 
 
-def _labelled(lines: list[str], at: int) -> bool:
-    """Whether the block at line `at` has a `(label)=` target before it (blank lines between):
+def _labelled(lines: list[str], code: list[bool]) -> set[int]:
+    """The lines that open a block with a `(label)=` target before it (blank lines between):
     mystmd gives the target's label to the next block, and a heading with a label has no
     implicit one."""
-    for line in reversed(lines[max(0, at - 50) : at]):
+    found: set[int] = set()
+    after_target = False
+    for i, line in enumerate(lines):
         rest = line.strip()
-        if rest:
-            return _TARGET.fullmatch(rest) is not None
-    return False
+        if not rest:
+            continue
+        if after_target:
+            found.add(i)
+        after_target = not code[i] and _TARGET.fullmatch(rest) is not None
+    return found
 
 
 __all__ = [
