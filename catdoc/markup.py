@@ -654,7 +654,10 @@ _MD_TITLE_MARKUP = re.compile(
     r"|\\([!-/:-@\[-`{-~])"  # an escaped character: itself
     r"|(&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"  # an entity
 )
-_MD_TITLE_ATTRS = re.compile(r"[ \t]+\{[ \t]*[#.:][^{}\n]*\}[ \t]*$")
+_MD_TITLE_ATTRS = re.compile(rf"(?<=[ \t])(?:{ATTRIBUTE_LIST.pattern})[ \t]*$")
+"""A heading's trailing attribute list (`ATTRIBUTE_LIST`) after a space: its anchor and
+classes, not shown. The space is looked behind, not matched, so a run of spaces is not scanned
+again from each of its characters."""
 _MD_CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
 _MD_TITLE_MARK = re.compile(r"[`*_\[{\\&<]")
 _MD_TITLE_MAX = 2000

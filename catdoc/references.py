@@ -31,9 +31,11 @@ A page of a mystmd project (Jupyter Book 2, `catdoc.importer.mystmd`) is read as
 it: `@label` is a reference to the target `label` (its own page's first, then any page's, as
 `[](#label)`), and an `@x` that names no target is a citation of a bibliography entry, no
 reference (one that names an object id still is CatDoc's `@id`); an anchor link names a target
-anywhere in the project; a link with a scheme counts only when it names a target (mystmd's
-legacy `[](label)`) or another MyST project (`xref:guide/page`, `external` when the project's
-`references:` lists `guide`); a `#id` counts only when written the CatDoc way.
+anywhere in the project; where no label is one, `@x`, `[](#x)` and `[](x)` name a heading's
+implicit target (its slug) in a page of the same mystmd project (`Known.implicit_labels`); a
+link with a scheme counts only when it names a target (mystmd's legacy `[](label)`) or another
+MyST project (`xref:guide/page`, `external` when the project's `references:` lists `guide`); a
+`#id` counts only when written the CatDoc way.
 
 An AsciiDoc cross reference in a page of an Antora component names a resource by its resource
 id (`xref:admin:setup.adoc[]`, `xref:shop::index.adoc#pay[]`: `catdoc.antora`), not a path.
@@ -125,7 +127,12 @@ class Known:
     """The files it includes (project-relative): an AsciiDoc xref to one is internal."""
     tool_labels: tuple[str, ...] = ()
     """Labels its docs tool gives it beyond those `labels_of` reads (a mystmd page's `:label:`
-    options), normalised."""
+    options and front matter `label:`), normalised."""
+    implicit_labels: tuple[str, ...] = ()
+    """The implicit targets of its headings (a mystmd page's heading slugs): found only from a
+    page of the same `scope`, and only when no label is."""
+    scope: str | None = None
+    """The folder of the mystmd project it is a page of (None: none)."""
 
 
 @dataclass
@@ -147,6 +154,10 @@ class Resolver:
     """The Antora components whose pages' xrefs name resources, not paths."""
     includes: dict[str, frozenset[str]] = field(default_factory=dict)
     """The files each AsciiDoc document (by path) includes, without their suffixes."""
+    implicit: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    """(mystmd project folder, heading slug) → the pages with that implicit target."""
+    scopes: dict[str, str] = field(default_factory=dict)
+    """The mystmd project folder of each page (by path) of one."""
 
     @classmethod
     def build(
@@ -182,6 +193,10 @@ class Resolver:
                     found.labels.setdefault(label, set()).add(doc.object_id)
             for label in (*doc.included_labels, *doc.tool_labels):
                 found.labels.setdefault(label, set()).add(doc.object_id)
+            if doc.path and doc.scope is not None:
+                found.scopes[doc.path] = doc.scope
+                for slug in doc.implicit_labels:
+                    found.implicit.setdefault((doc.scope, slug), set()).add(doc.object_id)
             if doc.path and doc.included_files and doc.kind == "asciidoc":
                 stems = frozenset(posixpath.splitext(rel)[0] for rel in doc.included_files)
                 found.includes[doc.path] = stems
@@ -215,12 +230,12 @@ class Resolver:
         mystmd = mystmd and kind == "markdown"
         if ref.kind == "link" and ref.target.startswith(ANCHOR):
             if kind in _MARKDOWN_LINKS:
-                known = normalize_label(ref.target[1:]) in self.labels
+                known = self._labelled(source_path, ref.target[1:])
                 return (myst is not None or mystmd) and known
             owners = self.labels.get(label_key(ref.target[1:], kind), set())
             return bool(owners) and self.paths.get(source_path) not in owners
         if ref.kind == "object":
-            if ref.target in self.ids or (mystmd and normalize_label(ref.target) in self.labels):
+            if ref.target in self.ids or (mystmd and self._labelled(source_path, ref.target)):
                 return True
             if mystmd:
                 return False  # a citation of a bibliography entry
@@ -236,6 +251,11 @@ class Resolver:
             return myst is not None and scheme.group(1) not in myst | MYST_NOT_DOCUMENTS
         rules = self._rules(ref)
         return rules is None or ref.role in rules
+
+    def _labelled(self, source_path: str, label: str) -> bool:
+        """Whether a label names a target: one a document defines, or the implicit target of a
+        heading of the source's mystmd project (`_implicit`)."""
+        return normalize_label(label) in self.labels or bool(self._implicit(source_path, label))
 
     def _id_like(self, target: str) -> bool:
         lead = _lead(target)
@@ -283,7 +303,7 @@ class Resolver:
         page of a mystmd project (`mystmd`) an `@label` names its target first, as `[](#label)`
         does."""
         if ref.kind == "object":
-            if mystmd and normalize_label(ref.target) in self.labels:
+            if mystmd and self._labelled(source_path, ref.target):
                 return self._anchor(source_path, ref.target)
             return {ref.target} if ref.target in self.ids else set()
         if ref.kind == "link":
@@ -314,10 +334,22 @@ class Resolver:
 
     def _anchor(self, source_path: str, label: str) -> set[str]:
         """What an anchor names: in a Markdown page, its own label, else another page's (as
-        MyST-Parser looks for it); nothing in AsciiDoc, whose ids name no other document."""
+        MyST-Parser looks for it), else in a page of a mystmd project a heading's implicit
+        target (`_implicit`); nothing in AsciiDoc, whose ids name no other document."""
         if kind_of(source_path) != "markdown":
             return set()
         found = self.labels.get(normalize_label(label), set())
+        own = self.paths.get(source_path)
+        return {own} if own in found else found or self._implicit(source_path, label)
+
+    def _implicit(self, source_path: str, label: str) -> set[str]:
+        """The pages of the source's mystmd project with a heading whose implicit target is
+        `label`: its own page first, else every one (several are ambiguous; mystmd takes the
+        first in the project's page order, which CatDoc does not know)."""
+        scope = self.scopes.get(source_path)
+        if scope is None:
+            return set()
+        found = self.implicit.get((scope, normalize_label(label)), set())
         own = self.paths.get(source_path)
         return {own} if own in found else found
 
@@ -341,7 +373,7 @@ class Resolver:
             hit = self._path(_joined(folder, target, root))
             if hit is not None:
                 return {hit}
-        return self.labels.get(normalize_label(target), set())
+        return self.labels.get(normalize_label(target)) or self._implicit(source_path, target)
 
     def _path(self, rel: str | None) -> str | None:
         """The object at a project-relative path; the suffix may be left out, even where the

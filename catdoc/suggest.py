@@ -218,7 +218,12 @@ def _cross_references(project: Project) -> Pairs:
         if text and obj.path:
             rel = rels.get(obj.id)
             brought = included[rel].references if rel in included else []
-            own = extract_references(text, kind=kinds[obj.id], fields=resolver.fields)
+            own = extract_references(
+                text,
+                kind=kinds[obj.id],
+                fields=resolver.fields,
+                default_role=sphinx.default_role(rels[obj.id], kinds[obj.id]),
+            )
             myst = sphinx.myst_url_schemes(rels[obj.id], kinds[obj.id])
             rendered = kinds[obj.id] == "markdown" and mkdocs.page(rels[obj.id]) is not None
             for ref in resolver.expanded(obj.path, own + brought):

@@ -61,15 +61,19 @@ the anchor `#label`, a target anywhere in the project.
 **mystmd's citations.** In a page of a mystmd project (`extract_references(citations=True)`)
 an `@` mention is read as mystmd reads a citation: after no letter, digit or `.`, a label that
 may hold `:`, `/`, `.` and more but ends in a word character (`@code:ast`, `@fig:mountains.` is
-`fig:mountains`); the resolver tells a target's label from a bibliography key.
+`fig:mountains`), or such characters in braces, which mystmd drops (`@{fig:mountains}`); the
+resolver tells a target's label from a bibliography key.
 
 Every role is returned with its name (`role`, lower-cased, domain kept: `py:class`) and its
 target as Sphinx reads it: the explicit title removed up to the final `<…>` (`:doc:`Read this
 <../install>`` → `../install`; in reST a `\\<` is escaped and opens no target), a leading `~`
 removed, whitespace collapsed. A role whose content starts with `!` is none: Sphinx makes no
-cross-reference of it. Which roles name documents is the resolver's business. Labels and `:ref:`
-targets compare after `normalize_label` (lower case, whitespace collapsed), as Sphinx compares
-them; AsciiDoc ids as written (`label_key`).
+cross-reference of it. reST interpreted text without a role (`` `text` ``) is a role only where
+the caller gives a default role (Sphinx's `default_role`, setuptools' `any`): then it is
+returned under that name; otherwise docutils makes it a title reference, no reference. Which
+roles name documents is the resolver's business. Labels and `:ref:` targets compare after
+`normalize_label` (lower case, whitespace collapsed), as Sphinx compares them; AsciiDoc ids as
+written (`label_key`).
 
 **Toctrees.** Each entry of a toctree is a `role` reference named `toctree` (`TOCTREE`) whose
 target is the document it lists, read as Sphinx reads it (`path` or `Title <path>`; `self`, a
@@ -169,11 +173,17 @@ _NOT_AFTER = r"[\w@#&./:+=\\`-]"
 # nor may a word, `/`, `@`, `#` or `:` and more (`@bitbucket:ned/repo`, a shorthand) follow it
 _OBJECT_REF = re.compile(r"@(?<!" + _NOT_AFTER + r"@)" + _ID + r"(?![\w/@#]|:[^\s:])")
 _MORPHISM_REF = re.compile(r"#(?<!" + _NOT_AFTER + r"#)" + _ID + r"(?![\w/@#]|:[^\s:])")
-_CITATION = re.compile(r"(?<![A-Za-z0-9.])@([\w](?:[\w:.#$%&+?~/-]*\w)?)", re.ASCII)
+_CITATION = re.compile(
+    r"(?<![A-Za-z0-9.])@\{?((?<=@\{)[\w:.#$%&+?~/-]*(?=\})|(?<=@)\w(?:[\w:.#$%&+?~/-]*\w)?)",
+    re.ASCII,
+)
 """An `@label` as mystmd reads a citation (markdown-it-myst's `inText`): after no letter, digit
 or `.`, a label of word characters and `:.#$%&-+?~/`, ending in a word character
-(`@code:ast.` is `code:ast`). mystmd also takes `<` and `>` into a label; here HTML is masked
-before mentions are read, so a `<X>` in one is a tag, and the label ends before it."""
+(`@code:ast.` is `code:ast`), or the same characters in braces, which mystmd drops
+(`@{doi:10.1/x.}` is `doi:10.1/x.`: pandoc's form for a key that ends in punctuation). mystmd
+also takes `<` and `>` into a label; here HTML is masked before mentions are read, so a `<X>`
+in one is a tag, and the label ends before it. Each `@` scans at most to the next character
+outside the label's, so a line of openers stays linear."""
 _AUTOLINK = re.compile(rf"<()()({URI_SCHEME}:[^\s<>]*)>")
 """A Markdown autolink (`<project:#label>`, `<xref:guide/page>`, `<https://…>`): the groups
 `_link` reads, its destination the third."""
@@ -253,14 +263,16 @@ def extract_references(
     fields: Collection[str] = (),
     structure: Structure | None = None,
     citations: bool = False,
+    default_role: str | None = None,
 ) -> list[Reference]:
     """The references of a whole document, in text order by line (see module doc); with them,
     in reST and plain text, the values of the opening RFC 2822 header block's `fields` (lower
     case names; a PEP's `Requires: 484, 526` gives two `field` references named `requires`).
     `structure` is the text's body as `scan_structure` reads it, when the caller has it. With
     `citations` (a page of a mystmd project) a Markdown `@` mention is read as mystmd reads a
-    citation (see module doc)."""
-    return [found.ref for found in _find(text, kind, fields, structure, citations)]
+    citation (see module doc). `default_role` is the role of reST interpreted text written
+    without one (Sphinx's `default_role`)."""
+    return [found.ref for found in _find(text, kind, fields, structure, citations, default_role)]
 
 
 def labels_of(text: str, kind: Kind, structure: Structure | None = None) -> list[tuple[str, int]]:
@@ -345,12 +357,13 @@ def _find(
     fields: Collection[str] = (),
     structure: Structure | None = None,
     citations: bool = False,
+    default_role: str | None = None,
 ) -> list[_Found]:
     lines, offset = body_lines(text, kind)
     rfc2822 = fields and kind in ("rst", "text")
     headers = _header_references(lines, offset, fields) if rfc2822 else []
     scan = _structure(lines, kind, structure)
-    return headers + _find_body(lines, offset, kind, scan, citations)
+    return headers + _find_body(lines, offset, kind, scan, citations, default_role)
 
 
 def _structure(lines: list[str], kind: Kind, given: Structure | None) -> Structure:
@@ -375,7 +388,12 @@ def _header_references(lines: list[str], offset: int, fields: Collection[str]) -
 
 
 def _find_body(
-    lines: list[str], offset: int, kind: Kind, structure: Structure, citations: bool = False
+    lines: list[str],
+    offset: int,
+    kind: Kind,
+    structure: Structure,
+    citations: bool = False,
+    default_role: str | None = None,
 ) -> list[_Found]:
     code = structure.code
     skip = _decorator_lines(lines)
@@ -390,7 +408,7 @@ def _find_body(
                 for at, t, glob in rows
             ]
     if kind == "rst":
-        found = _find_rst(lines, offset, skip)
+        found = _find_rst(lines, offset, skip, default_role)
     elif kind == "asciidoc":
         found = _find_asciidoc(lines, offset, skip, _adoc_own(structure))
     else:
@@ -725,9 +743,12 @@ def _add_link(found: list[_Found], target: str | None, line: int, *, xref: bool 
         found.append(_Found(ref))
 
 
-def _find_rst(lines: list[str], offset: int, skip: list[bool]) -> list[_Found]:
+def _find_rst(
+    lines: list[str], offset: int, skip: list[bool], default_role: str | None = None
+) -> list[_Found]:
     """reST, paragraph by paragraph: inline markup (roles, literals, hyperlinks) may span the
-    lines of a paragraph, never a blank line or a block of code."""
+    lines of a paragraph, never a blank line or a block of code; interpreted text without a
+    role has `default_role` (none: a title reference, no reference)."""
     found: list[_Found] = []
     i, count = 0, len(lines)
     while i < count:
@@ -737,7 +758,7 @@ def _find_rst(lines: list[str], offset: int, skip: list[bool]) -> list[_Found]:
         j = i
         while j < count and not skip[j] and lines[j].strip():
             j += 1
-        _paragraph([_prose_of(line) for line in lines[i:j]], i + offset + 1, found)
+        _paragraph([_prose_of(line) for line in lines[i:j]], i + offset + 1, found, default_role)
         i = j
     return found
 
@@ -766,7 +787,9 @@ def _prose_of(line: str) -> str:
     return line
 
 
-def _paragraph(lines: list[str], first: int, found: list[_Found]) -> None:
+def _paragraph(
+    lines: list[str], first: int, found: list[_Found], default_role: str | None = None
+) -> None:
     """The references of one reST paragraph whose first line is file line `first`."""
     text = "\n".join(lines)
     starts = [0]
@@ -778,7 +801,7 @@ def _paragraph(lines: list[str], first: int, found: list[_Found]) -> None:
         index = bisect_right(starts, offset) - 1
         return first + index, offset - starts[index]
 
-    masked = _inline_rst(text, hits, where) if "`" in text else text
+    masked = _inline_rst(text, hits, where, default_role) if "`" in text else text
     if "[" in masked or "|" in masked:
         masked = _RST_INLINE_NOISE.sub(_blank, masked)
     if ":" in masked or "www." in masked:
@@ -790,9 +813,15 @@ def _paragraph(lines: list[str], first: int, found: list[_Found]) -> None:
     found.extend(sorted(hits, key=lambda f: f.offset))
 
 
-def _inline_rst(text: str, hits: list[_Found], where: Callable[[int], tuple[int, int]]) -> str:
+def _inline_rst(
+    text: str,
+    hits: list[_Found],
+    where: Callable[[int], tuple[int, int]],
+    default_role: str | None = None,
+) -> str:
     """`text` with inline literals, interpreted text, roles and hyperlink references blanked out;
-    roles and hyperlinks to relative files are added to `hits`."""
+    roles and hyperlinks to relative files are added to `hits`, and interpreted text without a
+    role (`` `x` ``, not `` `x`:role: ``) as a role named `default_role` when there is one."""
     spans: list[tuple[int, int]] = []
     pos, size = 0, len(text)
     no_double = no_single = False  # once a closer is missing, it is missing for every opener
@@ -837,6 +866,12 @@ def _inline_rst(text: str, hits: list[_Found], where: Callable[[int], tuple[int,
                 if target:
                     number, _ = where(start)
                     hits.append(_Found(Reference("link", target, number), offset=start))
+            elif default_role and not _ROLE_NAME.match(text, end):
+                target = _role_target(content, escapes=True)
+                if target:
+                    number, _ = where(start)
+                    ref = Reference("role", target, number, default_role)
+                    hits.append(_Found(ref, offset=start))
             spans.append((start, end))
         pos = end
     if not spans:

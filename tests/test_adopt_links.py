@@ -387,6 +387,68 @@ def test_a_url_scheme_list_is_read_from_conf_py() -> None:
     assert read_conf(computed).url_schemes == {"http"}  # what is written out last
 
 
+def test_default_role_is_read_from_conf_py() -> None:
+    from catdoc.importer.sphinx_conf import read_conf
+
+    assert read_conf("project = 'x'\n").default_role is None
+    assert read_conf("default_role = 'any'\n").default_role == "any"
+    assert read_conf("default_role = 'Py:Obj'\n").default_role == "py:obj"
+    assert read_conf("default_role = 'ref'\ndefault_role = None\n").default_role is None
+    assert read_conf("default_role = pick()\n").default_role is None
+    assert (
+        read_conf("default_role = 'ref'\nif x:\n    default_role = 'doc'\n").default_role == "ref"
+    )
+
+
+DEFAULT_ROLE = {
+    "with/conf.py": "default_role = 'any'\n",
+    "with/index.rst": (
+        "Index\n=====\n\nSee `install`, `Setting up <install>`, `!install`, `usage`_ and\n"
+        "`install`:doc: and ``literal``.\n\n.. _usage: https://x.org\n"
+    ),
+    "with/install.rst": ".. _install:\n\nInstall\n=======\n\nText.\n",
+    "refs/conf.py": "default_role = 'ref'\n",
+    "refs/index.rst": "Index\n=====\n\nSee `install-steps` and `Missing label <nowhere>`.\n",
+    "refs/install.rst": ".. _install-steps:\n\nInstall\n=======\n",
+    "plain/conf.py": "project = 'plain'\n",
+    "plain/index.rst": "Index\n=====\n\nThe book `Dune` is a title.\n",
+    "plain/notes.md": "# Notes\n\nCode: `install`.\n",
+}
+
+
+def test_sphinx_default_role_makes_interpreted_text_a_role(bare: CatDoc, tmp_path: Path) -> None:
+    """setuptools' `conf.py` sets `default_role = 'any'`: there `` `install` `` is
+    `:any:`install``, a role that names a document only where config.yaml's `import.roles`
+    says so; with `default_role = 'ref'` it is a `:ref:` to a label. Without `default_role`
+    docutils makes `` `Dune` `` a title reference, no reference; a postfix role
+    (`` `x`:doc: ``), a hyperlink reference (`` `usage`_ ``) and Markdown code are none."""
+    write_tree(tmp_path, DEFAULT_ROLE)
+    result = bare.import_documents(["with", "refs", "plain"], link=True, category="docs")
+    assert {(r["path"], r["role"], r["target"], r["status"]) for r in result.references} == {
+        ("refs/index.rst", "ref", "install-steps", "linked"),
+        ("refs/index.rst", "ref", "nowhere", "unresolved"),
+    }  # `any` names no document by default: `with/index.rst` reports nothing
+    config = tmp_path / ".catdoc/config.yaml"
+    config.write_text(
+        config.read_text().replace("import:\n", "import:\n  roles:\n    any: label\n")
+    )
+    again = CatDoc(tmp_path).import_documents(["with"], link=True, category="docs")
+    assert [(r["role"], r["target"], r["resolved"]) for r in again.references] == [
+        ("any", "install", "with-install"),
+        ("any", "install", "with-install"),
+    ]
+
+
+def test_a_configured_default_role_resolves_as_that_role(tmp_path: Path) -> None:
+    from catdoc.text_references import extract_references
+
+    text = "See `install`, `Setting up <install>`, `!x`, `usage`_, `a`:doc: and ``b``.\n"
+    refs = extract_references(text, kind="rst", default_role="any")
+    assert [(r.role, r.target) for r in refs] == [("any", "install"), ("any", "install")]
+    assert extract_references(text, kind="rst") == []
+    assert extract_references("Code: `install`.\n", default_role="any") == []  # Markdown
+
+
 def test_a_mention_in_markdown_myst_parser_reads_must_look_like_an_id(
     bare: CatDoc, tmp_path: Path
 ) -> None:
@@ -502,6 +564,63 @@ def test_a_mystmd_anchor_link_finds_a_label_anywhere_in_the_project(
         ("index", "#known-limitations"): ("linked", "faq"),
         ("index", "code:ast"): ("linked", "tutorial"),
     }  # `wiki:`, `doi:` and URLs name no page; outside the project `[](#shot)` is no reference
+
+
+MYSTMD_TARGETS = {
+    "book/myst.yml": "version: 1\nproject:\n  title: Book\n",
+    "book/index.md": (
+        "---\ntitle: Home\nlabel: Home-Page\n---\n# Home\n\n"
+        "See [](#set-up), [](#id-2-next-steps), <project:#Set-Up>, @set-up, [](set-up),\n"
+        "[](#overview), [](#shared), [](#home), [](#labelled-heading) and [](#nowhere).\n\n"
+        "## Overview\n"
+    ),
+    "book/setup.md": (
+        "# Setup guide\n\n## Set up\n\n## 2. Next steps\n\n(explicit)=\n\n"
+        "## Labelled heading\n\n## Shared\n"
+    ),
+    "book/faq.md": "## Overview\n\n## Shared\n\nBack to [](#home-page) and @home-page.\n",
+    "other/myst.yml": "version: 1\nproject:\n  title: Other\n",
+    "other/page.md": "# Other\n\nSee [](#set-up) and @set-up.\n",
+    "notes/plain.md": "# Plain\n\nSee [](#set-up).\n",
+}
+
+
+def test_mystmd_heading_slugs_and_page_labels_are_targets(bare: CatDoc, tmp_path: Path) -> None:
+    """mystmd gives every heading without a label an implicit target, the slug of its text
+    (`## 2. Next steps` → `id-2-next-steps`), and a page its front matter `label:`: `[](#x)`,
+    `<project:#x>`, `@x` and the legacy `[](x)` reach them from any page of the same project,
+    the page's own heading first. The title heading mystmd lifts out of the page has none, nor
+    has a heading with a `(label)=`; another project's pages and CatDoc's own Markdown do not
+    see them."""
+    write_tree(tmp_path, MYSTMD_TARGETS)
+    result = bare.import_documents(["book", "other", "notes"], link=True, category="book")
+    found = {
+        (r["source"], r["kind"], r["target"]): (r["status"], r["resolved"] or r["candidates"])
+        for r in result.references
+    }
+    assert found == {
+        ("index", "link", "#set-up"): ("linked", "setup"),
+        ("index", "link", "#id-2-next-steps"): ("linked", "setup"),
+        ("index", "link", "#Set-Up"): ("linked", "setup"),
+        ("index", "object", "set-up"): ("linked", "setup"),
+        ("index", "link", "set-up"): ("linked", "setup"),
+        ("index", "link", "#overview"): ("self", "index"),  # its own, though faq has one too
+        ("index", "link", "#shared"): ("ambiguous", ["faq", "setup"]),
+        ("faq", "link", "#home-page"): ("linked", "index"),  # front matter `label: Home-Page`
+        ("faq", "object", "home-page"): ("linked", "index"),
+    }  # `#home` was lifted into the title; `other` and `notes` see no slug of `book`
+
+
+def test_mystmd_slugs_and_labels_of_pages_imported_earlier_are_found(
+    bare: CatDoc, tmp_path: Path
+) -> None:
+    """A page imported before keeps its targets: they are read again from its file."""
+    write_tree(tmp_path, MYSTMD_TARGETS)
+    bare.import_documents(["book/setup.md", "book/faq.md"], category="book")
+    result = bare.import_documents(["book/index.md"], link=True, category="book")
+    found = {r["target"]: r["resolved"] for r in result.references if r["kind"] == "link"}
+    assert found["#id-2-next-steps"] == "setup" and found["set-up"] == "setup"
+    assert found["#shared"] is None and found["#overview"] == "index"
 
 
 def test_a_mystmd_xref_to_a_listed_project_is_external(bare: CatDoc, tmp_path: Path) -> None:

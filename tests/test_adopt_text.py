@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -344,10 +345,24 @@ def test_an_rst_page_without_a_title_is_named_after_the_module_it_documents() ->
         ("# {class}`~pkg.Mod` and {pep}`8`", "Mod and PEP 8"),
         ("# Contributing &amp; Support &#8212; `&amp;`", "Contributing & Support — &amp;"),
         ("## [1.18.2](https://x.org) - 2026-10-27 ## {: #hatch-v1.18.2 }", "1.18.2 - 2026-10-27"),
+        ('## Deep {#deep-1 .tab key="a b" k2=v}', "Deep"),  # markup.ATTRIBUTE_LIST's forms
+        ("# Pandoc {lang=en}", "Pandoc"),
+        ("# Not {an attribute list}", "Not {an attribute list}"),
+        ("# Glued{#x}", "Glued{#x}"),  # an attribute list follows a space
     ],
 )
 def test_markdown_heading_markup_reads_as_text(heading: str, shown: str) -> None:
     assert document_title({}, heading + "\n\nBody.\n", "fb", kind="markdown") == shown
+
+
+@pytest.mark.parametrize("opener", [" {", " {#a", ' {k="', " {:", " ", " {#a} ", " {.a .b"])
+def test_a_heading_attribute_list_is_found_in_linear_time(opener: str) -> None:
+    from catdoc.markup import _MD_TITLE_ATTRS
+
+    started = time.perf_counter()
+    _MD_TITLE_ATTRS.sub("", opener * 100_000 + "x")
+    _MD_TITLE_ATTRS.sub("", " {#a" + opener * 100_000 + "x")
+    assert time.perf_counter() - started < 2
 
 
 @settings(max_examples=300, deadline=None)

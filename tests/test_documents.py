@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -643,6 +644,22 @@ def test_a_tag_ends_a_mystmd_citation() -> None:
     """HTML is masked before mentions are read: `<X>` in a label is a tag, and ends it."""
     refs = extract_references("See @a<X>0 and @b:c<br>.\n", citations=True)
     assert [r.target for r in refs if r.kind == "object"] == ["a", "b:c"]
+
+
+def test_a_braced_mystmd_citation_is_its_label_without_the_braces() -> None:
+    """markdown-it-myst reads `@{key}` as `@key` (`trimBraces`): a key in braces may end in
+    punctuation; an unclosed brace makes no label mystmd could find, and `@{}` none at all."""
+    text = "See @{fig:x}, @{doi:10.1/x.}, @{a b}, @{abc, x@{y}, @{} and `@{z}`.\n"
+    refs = extract_references(text, citations=True)
+    assert [r.target for r in refs if r.kind == "object"] == ["fig:x", "doi:10.1/x."]
+    assert [r.target for r in extract_references(text) if r.kind == "object"] == []
+
+
+@pytest.mark.parametrize("opener", ["@{", "@", "@{a", "@a.", "{}", "@{a}"])
+def test_mystmd_citations_are_linear_on_runs_of_openers(opener: str) -> None:
+    started = time.perf_counter()
+    extract_references(opener * 100_000 + "\n", citations=True)
+    assert time.perf_counter() - started < 5
 
 
 def test_a_mystmd_citation_is_read_only_where_mystmd_reads_one() -> None:

@@ -738,6 +738,86 @@ def test_a_mystmd_project_is_the_nearest_myst_yml_with_a_project(tmp_path: Path)
     assert books.of("x.md") is None
 
 
+def test_a_myst_yml_inherits_what_its_extends_names(tmp_path: Path) -> None:
+    """mystmd's `extends:` (myst-cli's `getValidatedConfigsFromFile`): each inherited `project:`
+    fills the keys the config leaves out, a later one over an earlier one; a URL is not
+    fetched, and a config outside the project, unreadable, or in a cycle inherits nothing."""
+    from catdoc.importer.mystmd import MystProjects
+
+    tree = {
+        "shared/base.yml": (
+            "version: 1\nproject:\n  references:\n    guide: https://x.org\n"
+            "  toc:\n    - file: intro.md\n      title: Base intro\n"
+        ),
+        "shared/later.yml": "version: 1\nextends: base.yml\nproject:\n  references: {spec: x}\n",
+        "a/myst.yml": "version: 1\nextends: ../shared/base.yml\n",  # no project of its own
+        "b/myst.yml": (
+            "version: 1\nextends: [../shared/base.yml, ../shared/later.yml]\n"
+            "project:\n  toc:\n    - file: intro.md\n      title: Own intro\n"
+        ),
+        "c/myst.yml": "version: 1\nextend:\n  - https://example.org/myst.yml\n  - ../../x.yml\n"
+        "  - /etc/passwd\n  - myst.yml\n  - missing.yml\n  - 3\nproject: {}\n",
+        "d/myst.yml": "version: 1\nextends: ../e/myst.yml\n",
+        "e/myst.yml": "version: 1\nextends: ../d/myst.yml\nproject:\n  references: {e: x}\n",
+    }
+    for rel, text in tree.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    (tmp_path.parent / "x.yml").write_text("project:\n  references: {out: x}\n")
+    books = MystProjects(tmp_path)
+    a = books.of("a/intro.md")
+    assert a is not None and a.references == {"guide"} and a.titles == {"intro.md": "Base intro"}
+    b = books.of("b/intro.md")
+    assert b is not None and b.references == {"spec"}  # later.yml's own, over base.yml's
+    assert b.titles == {"intro.md": "Own intro"}
+    c = books.of("c/x.md")
+    assert c is not None and c.references == frozenset() and c.titles == {}
+    d = books.of("d/x.md")
+    assert d is not None and d.references == {"e"}  # e.yml's cycle back to d is cut
+
+
+@pytest.mark.parametrize(
+    ("title", "slug"),
+    [
+        ("Set up", "set-up"),
+        ("2. Next steps", "id-2-next-steps"),  # an id starts with a letter
+        ("-Leading and trailing-", "id-leading-and-trailing"),
+        ("What's \u201cnew\u201d?", "whats-new"),  # quotes dropped, then `?` is a `-`
+        ("pyproject.toml  options", "pyproject-toml-options"),
+        ("\u00dcber", "id-ber"),  # only a-z, 0-9 and `-` stay
+        ("!!!", "id"),  # `---`, then `id----`: what createHtmlId gives
+    ],
+)
+def test_a_mystmd_heading_slug_is_createhtmlid_of_its_label(title: str, slug: str) -> None:
+    from catdoc.importer.mystmd import heading_slug
+
+    assert heading_slug(title) == slug
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+def test_a_mystmd_heading_slug_is_always_an_html_id(title: str) -> None:
+    from catdoc.importer.mystmd import heading_slug
+
+    slug = heading_slug(title)
+    assert slug == "" or re.fullmatch(r"[a-z](?:-?[a-z0-9])*", slug)
+
+
+def test_mystmd_implicit_targets_leave_out_the_lifted_title_and_labelled_headings() -> None:
+    from catdoc.documents import structure_of
+    from catdoc.importer.mystmd import implicit_targets
+
+    def slugs(text: str, meta: dict[str, object]) -> tuple[str, ...]:
+        return implicit_targets(text, structure_of(text, "markdown"), meta)
+
+    text = "% note\n\n# Title\n\n## A\n\n(b)=\n\n## B\n\n# Title\n"
+    assert slugs(text, {}) == ("a", "title")  # the second `# Title` stays
+    assert slugs(text, {"title": "Other"}) == ("title", "a")  # a title of its own: kept
+    assert slugs(text, {"title": None}) == ("title", "a")  # `title: null` lifts nothing
+    assert slugs("(top)=\n# Title\n\n## A\n", {"title": "Other"}) == ("a",)  # labelled
+    assert slugs("Intro.\n\n# Title\n", {}) == ("title",)  # not first: stays
+
+
 def test_mkdocs_configs_that_inherit_or_cannot_be_read(tmp_path: Path) -> None:
     tree = {
         "a/base.yml": "docs_dir: pages\nnav:\n  - Base title: x.md\n",

@@ -37,12 +37,14 @@ from catdoc.documents import (
     structure_of,
 )
 from catdoc.errors import CatDocError
+from catdoc.front_matter import split_front_matter
 from catdoc.importer.files import _Doc
-from catdoc.importer.mystmd import MystProject, labels
+from catdoc.importer.mystmd import MystProject, implicit_targets, labels, page_label
 from catdoc.importer.names import _unique, slugify
 from catdoc.importer.planner import _Planner
 from catdoc.importer.sphinx_conf import SphinxProjects
 from catdoc.includes import IncludeReader
+from catdoc.markup import Structure
 from catdoc.model import DEFAULT_FIELDS, Morphism
 from catdoc.references import ANCHOR, MYSTMD_XREF, Known, Resolver, sole
 
@@ -63,6 +65,7 @@ def _link_references(
     docs = [d for d in docs if d.object_id in imported]
     fields = planner.project.config.import_.field_rules
     books = planner.mystmd
+    sphinx = SphinxProjects(planner.project.root)
     found = [
         (
             doc,
@@ -72,13 +75,13 @@ def _link_references(
                 fields=fields,
                 structure=doc.structure,
                 citations=doc.kind == "markdown" and books.of(doc.rel) is not None,
+                default_role=sphinx.default_role(doc.rel, doc.kind),
             )
             + doc.included.references,
         )
         for doc in docs
     ]
     resolver = _resolver(planner, found, docs_root, reader, fragments)
-    sphinx = SphinxProjects(planner.project.root)
     existing: dict[tuple[str, str, str], str] = {}
     for cat in planner.project.categories:
         for mor in cat.morphisms:
@@ -135,7 +138,9 @@ def _resolver(
     its includer's only."""
     project = planner.project
     docs = [doc for doc, _ in found]
-    books = {d.rel for d in docs if d.kind == "markdown" and planner.mystmd.of(d.rel)}
+    books = {
+        d.rel: book for d in docs if d.kind == "markdown" and (book := planner.mystmd.of(d.rel))
+    }
     mine = [
         Known(
             d.object_id,
@@ -146,7 +151,9 @@ def _resolver(
             tuple(d.included.labels),
             d.structure,
             tuple(d.included.files),
-            labels(d.structure) if d.rel in books and d.rel not in fragments else (),
+            *_page_targets(
+                d.text, d.structure, d.front.meta, None if d.rel in fragments else books.get(d.rel)
+            ),
         )
         for d in docs
     ]
@@ -165,19 +172,24 @@ def _resolver(
     imported = {d.object_id for d in docs}
     rel_of = {obj.id: rel for rel, obj in planner.by_path.items()}
     earlier = [
-        Known(
-            obj.id,
-            obj.path,
-            obj.title,
-            *(
-                _labelled_text(planner, obj, rel_of.get(obj.id), reader, fragments)
-                if wanted and obj.id not in imported
-                else ()
-            ),
-        )
+        _labelled_text(planner, obj, rel_of.get(obj.id), reader, fragments)
+        if wanted and obj.id not in imported
+        else Known(obj.id, obj.path, obj.title)
         for obj in project.object_by_id.values()
     ]
     return Resolver.build(mine + earlier, project.config.import_, docs_root, reader.antora)
+
+
+def _page_targets(
+    text: str, structure: Structure, meta: dict[str, Any], book: MystProject | None
+) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
+    """(tool labels, implicit targets, project folder) of a page of the mystmd project `book`:
+    its directives' `:label:` options and front matter `label:`, its headings' slugs (see
+    `catdoc.importer.mystmd`); nothing for any other document."""
+    if book is None:
+        return (), (), None
+    own = labels(structure) + page_label(meta)
+    return own, implicit_targets(text, structure, meta), book.folder
 
 
 def _labelled_text(
@@ -186,27 +198,31 @@ def _labelled_text(
     rel: str | None,
     reader: IncludeReader,
     fragments: Collection[str],
-) -> tuple[str | None, Kind, tuple[str, ...]] | tuple[()]:
-    """(text, kind, labels of the files it includes and, for a page of a mystmd project, of its
-    `:label:` options) of an object's document at `rel` (its project-relative path) when it
-    may define labels, else nothing (a file that cannot be read defines none). The text is left
-    out of a fragment: its labels are its includer's. The included files' references are not
-    read: only labels are wanted of an earlier document."""
+) -> Known:
+    """An object imported earlier, with the text of its document at `rel` (its
+    project-relative path) when it may define labels, the labels of the files it includes and,
+    for a page of a mystmd project, its own targets (`_page_targets`); a file that cannot be
+    read defines none. The text is left out of a fragment: its labels are its includer's. The
+    included files' references are not read: only labels are wanted of an earlier document."""
+    known = Known(obj.id, obj.path, obj.title)
     try:
         text = read_object_text(planner.project.root, obj)
     except CatDocError:
-        return ()
+        return known
     if not text:
-        return ()
+        return known
     kind: Kind = sniff_kind(obj.path, text) if obj.path else "markdown"
     own = may_define_labels(text, kind) and rel not in fragments
     included = tuple(reader.of(rel, text, kind, references=False).labels) if rel else ()
-    mystmd = kind == "markdown" and rel and "label:" in text and planner.mystmd.of(rel)
-    if mystmd and rel not in fragments:
-        included += labels(structure_of(text, kind))
-    if not own and not included:
-        return ()
-    return (text if own else None), kind, included
+    book = planner.mystmd.of(rel) if kind == "markdown" and rel and rel not in fragments else None
+    meta = split_front_matter(text).meta if book else {}
+    mystmd = _page_targets(text, structure_of(text, kind), meta, book) if book else None
+    if not own and not included and mystmd is None:
+        return known
+    known.text, known.kind, known.included_labels = (text if own else None), kind, included
+    if mystmd is not None:
+        known.tool_labels, known.implicit_labels, known.scope = mystmd
+    return known
 
 
 def _entry(

@@ -30,6 +30,11 @@ and a matching folder is not entered). The extensions are those of `extensions` 
 `app.add_source_suffix(...)` count too. When the extensions are changed in any way that is not
 written out, the suffixes cannot be known and every document suffix counts.
 
+Default role. `default_role` names the role of interpreted text written without one
+(`` `text` ``): with setuptools' `default_role = 'any'` it is `:any:`text``, a cross-reference
+read as that role is; without it docutils makes it a `title-reference`, no reference at all. A
+value not written out as a text leaves that default.
+
 MyST links. MyST-Parser reads a Markdown link whose target starts with a scheme (`name:`) as a
 URL only when `myst_url_schemes` names that scheme (`http`, `https`, `mailto` and `ftp` unless
 written out as a list, tuple, set or dict of names); any other `[](source-files:repository)` is a
@@ -74,6 +79,7 @@ class SphinxConf:
     suffixes: tuple[str, ...] | None = DEFAULT_SUFFIXES
     exclude: tuple[str, ...] = ()
     url_schemes: frozenset[str] = DEFAULT_URL_SCHEMES
+    default_role: str | None = None
 
     def excludes(self, rel: str) -> bool:
         """Whether a path relative to the source folder matches a pattern, as Sphinx's
@@ -151,6 +157,14 @@ class SphinxProjects:
             return None
         return found[1].url_schemes
 
+    def default_role(self, rel: str, kind: Kind) -> str | None:
+        """The `default_role` of a project-relative reST file that a Sphinx project builds (or
+        may build); None for any other file, or when `conf.py` sets none."""
+        found = self.of(posixpath.dirname(rel)) if kind == "rst" else None
+        if found is None or self.builds(rel) is False:
+            return None
+        return found[1].default_role
+
     def excludes_folder(self, rel: str) -> bool:
         """Whether a project-relative folder is one Sphinx does not enter (a folder with a
         `conf.py` of its own is another project's source folder, entered all the same)."""
@@ -178,7 +192,25 @@ def read_conf(source: str) -> SphinxConf:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return SphinxConf()
-    return SphinxConf(_inventory_names(tree), _suffixes(tree), _excluded(tree), _url_schemes(tree))
+    return SphinxConf(
+        _inventory_names(tree),
+        _suffixes(tree),
+        _excluded(tree),
+        _url_schemes(tree),
+        _default_role(tree),
+    )
+
+
+def _default_role(tree: ast.Module) -> str | None:
+    """`default_role` as the last top-level assignment of a text gives it (lower case, as
+    docutils looks roles up); None when none is written out."""
+    role = None
+    for node in tree.body:
+        for target, value, augmented in _assignments(node):
+            if _named(target, "default_role") and not augmented:
+                written = _text(value)
+                role = next(iter(written)).strip().lower() or None if written else None
+    return role
 
 
 def _suffixes(tree: ast.Module) -> tuple[str, ...] | None:

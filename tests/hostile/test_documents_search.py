@@ -498,6 +498,8 @@ _CONFIG_TEXT = st.one_of(
                 "extensions = ['myst_parser']\n", "myst_url_schemes = {'x': None}\n",
                 "exclude_patterns = ['**a**a**b']\n", "\0", "\ufeff", "  " * 40 + "x: 1\n",
                 "[" * 200, "site_name: s\n", "docs_dir: ..\n", "INHERIT: ../../etc/passwd\n",
+                "extends: myst.yml\n", "extends: [../../x.yml, https://x.org/a.yml]\n",
+                "extend: /etc/passwd\n", "extends: &e [*e, *e]\n", "extends: [\0, 3, {}]\n",
             ]
         ),
         max_size=12,
@@ -512,8 +514,9 @@ _CONFIG_TEXT = st.one_of(
 def test_a_docs_tools_config_of_any_text_never_breaks_an_import(name: str, text: str) -> None:
     """The configurations an import reads beside the documents (mystmd's `myst.yml`, Antora's
     `antora.yml`, MkDocs' `mkdocs.yml`, Sphinx's `conf.py`) are other people's files: whatever
-    they hold, the import of the pages under them finishes: each page is an object, or one
-    the tool does not build (Sphinx's default `source_suffix` is `.rst`)."""
+    they hold (`extends:` of itself, out of the project, of a URL), the import of the pages
+    under them finishes: each page is an object, or one the tool does not build (Sphinx's
+    default `source_suffix` is `.rst`)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         CatDoc.init(root, bare=True)
