@@ -5,6 +5,7 @@ another thread, as the workers' do (Textual's Pilot; the fake model of test_prog
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +49,10 @@ def under_way(app: CatDocApp) -> list[str]:
     return [step.step for step in app.background.running()[1]]
 
 
-async def until(pilot: Pilot[None], done: Any) -> None:
-    for _ in range(200):
+async def until(pilot: Pilot[None], done: Any, seconds: float = 30.0) -> None:
+    """Wait for the state `done` tells, however slowly a loaded machine gets there."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         await pilot.pause(0.02)
         if done():
             return
