@@ -658,7 +658,9 @@ _MD_TITLE_ATTRS = re.compile(rf"(?<=[ \t])(?:{ATTRIBUTE_LIST.pattern})[ \t]*$")
 """A heading's trailing attribute list (`ATTRIBUTE_LIST`) after a space: its anchor and
 classes, not shown. The space is looked behind, not matched, so a run of spaces is not scanned
 again from each of its characters."""
-_MD_CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
+_MD_CLOSING_HASHES = re.compile(r"(?<=[ \t])#+[ \t]*$")
+"""A heading's closing `#`s, after a space (looked behind, as above; the spaces before them go
+with the title's final strip)."""
 _MD_TITLE_MARK = re.compile(r"[`*_\[{\\&<]")
 _MD_TITLE_MAX = 2000
 """Longer headings are taken as written: every span of markup is bounded, so this bounds the

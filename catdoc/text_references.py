@@ -161,8 +161,10 @@ _SHORTCUT = re.compile(r"!?" + _LINK_TEXT + r"\]")
 _LINK_DEF = re.compile(r"^ {0,3}\[([^\]\n^][^\]\n]*)\]:[ \t]*<?([^\s>]+)>?")
 _URL = re.compile(
     rf"<{URI_SCHEME}:[^\s<>]*>|<[^\s<>@]+@[^\s<>]+>"
-    rf"|\b{URI_SCHEME}://[^\s<>]*|\bmailto:[^\s<>]*|\bwww\.[^\s<>]*"
+    rf"|(?<!@)\b{URI_SCHEME}://[^\s<>]*|\bmailto:[^\s<>]*|\bwww\.[^\s<>]*"
 )
+"""What reads as a URL, where no mention is looked for. Right after an `@`, `x://y` is the
+rest of an `@` label (mystmd cites `@a://b` as `a://b`; a plain mention stops before `:/`)."""
 _SCHEME = re.compile(rf"^(?:{URI_SCHEME}:|//)")
 _NO_AUTHORITY = re.compile(rf"{URI_SCHEME}:(?!//)")
 """A scheme not followed by `//` (MyST-Parser's `REGEX_SCHEME`, less what only URLs write)."""

