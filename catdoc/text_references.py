@@ -245,6 +245,8 @@ _ADOC_PASSTHROUGH = re.compile(
     r"|\+\+(?!\+)[^\n]{0,1000}?\+\+"  # ++unconstrained++
     r"|(?<![\w+\\])\+(?![\s+])[^+\n]{0,1000}(?<![\s\\])\+(?![\w+])"  # +constrained+
 )
+_DEFAULT_ROLE = re.compile(r"[ \t]*\.\.[ \t]+default-role[ \t]*::[ \t]*(\S*)[ \t]*$", re.IGNORECASE)
+"""docutils' `.. default-role:: name` (no name: back to title references)."""
 _RST_TOCTREE = re.compile(r"[ \t]*\.\.[ \t]+toctree[ \t]*::[ \t]*$", re.IGNORECASE)
 _YAML_GLOB = re.compile(r"[ \t]*glob[ \t]*:")
 _GLOB = re.compile(r"[*?\[]")
@@ -750,13 +752,17 @@ def _find_rst(
 ) -> list[_Found]:
     """reST, paragraph by paragraph: inline markup (roles, literals, hyperlinks) may span the
     lines of a paragraph, never a blank line or a block of code; interpreted text without a
-    role has `default_role` (none: a title reference, no reference)."""
+    role has `default_role` (none: a title reference, no reference) until a `.. default-role::`
+    directive names another for the rest of the document (none named: a title reference again,
+    as docutils and Sphinx restore it)."""
     found: list[_Found] = []
     i, count = 0, len(lines)
     while i < count:
         if skip[i] or not lines[i].strip():
             i += 1
             continue
+        if "default-role" in lines[i] and (chosen := _DEFAULT_ROLE.match(lines[i])):
+            default_role = chosen.group(1).lower() or None
         j = i
         while j < count and not skip[j] and lines[j].strip():
             j += 1

@@ -449,6 +449,25 @@ def test_a_configured_default_role_resolves_as_that_role(tmp_path: Path) -> None
     assert extract_references("Code: `install`.\n", default_role="any") == []  # Markdown
 
 
+def test_a_default_role_directive_sets_the_role_for_the_rest_of_the_document() -> None:
+    """docutils' `.. default-role:: name` holds from where it stands to the document's end, in
+    a nested block too; without a name, interpreted text is a title reference again (Sphinx
+    drops its `default_role` then too). Inside a literal block it is text."""
+    from catdoc.text_references import extract_references
+
+    text = (
+        "A `x`.\n\n.. default-role:: any\n\nB `install`.\n\n.. note::\n\n"
+        "   .. default-role:: Ref\n\nC `label`.\n\n::\n\n    .. default-role:: doc\n\n"
+        "D `still-ref`.\n\n.. default-role::\n\nE `a title`.\n"
+    )
+    expected = [("any", "install", 5), ("ref", "label", 11), ("ref", "still-ref", 17)]
+    refs = extract_references(text, kind="rst")
+    assert [(r.role, r.target, r.line) for r in refs] == expected
+    refs = extract_references(text, kind="rst", default_role="doc")
+    assert [(r.role, r.target, r.line) for r in refs] == [("doc", "x", 1), *expected]
+    assert extract_references(".. default-role:: any\n\nSee `x`.\n") == []  # Markdown
+
+
 def test_a_mention_in_markdown_myst_parser_reads_must_look_like_an_id(
     bare: CatDoc, tmp_path: Path
 ) -> None:
