@@ -18,21 +18,22 @@ from __future__ import annotations
 import posixpath
 import shlex
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import partial
 
 from pydantic import Field
 
 from catdoc import results as r
-from catdoc.documents import extract_references, read_object_text, sniff_kind
+from catdoc.documents import Kind, read_object_text, sniff_kind, structure_of
 from catdoc.errors import CatDocError, not_found
-from catdoc.importer.mkdocs import MkDocsSites
+from catdoc.front_matter import split_front_matter
+from catdoc.importer.docs_tools import DocsTools, Reading
 from catdoc.importer.names import _unique, slugify
-from catdoc.importer.sphinx_conf import SphinxProjects
-from catdoc.includes import IncludeReader, fragments
+from catdoc.includes import Included, IncludeReader, fragments
 from catdoc.model import DocObject, Functor, as_path
 from catdoc.project import Project
-from catdoc.references import Known, Resolver, common_folder
+from catdoc.references import Known, Resolver, common_folder, sole
 
 MAX_EVIDENCE = 5
 """Places shown per suggestion (`references` counts them all)."""
@@ -172,8 +173,9 @@ def _forced_images(project: Project, fun: Functor) -> dict[str, set[str]]:
 def _cross_references(project: Project) -> Pairs:
     """Every reference from a document to an object of another category, with its place;
     labels resolve as an import resolves them (a fragment's labels are its includer's)."""
+    objects = list(project.object_by_id.values())
     texts: dict[str, str] = {}
-    for obj in project.object_by_id.values():
+    for obj in objects:
         if obj.path:
             try:
                 texts[obj.id] = read_object_text(project.root, obj) or ""
@@ -187,51 +189,29 @@ def _cross_references(project: Project) -> Pairs:
     common = common_folder(paths)
     settings = project.config.import_
     rels = {o.id: posixpath.normpath(o.path) for o in project.object_by_id.values() if o.path}
-    documents = {i: text for i, text in texts.items() if i in rels}
+    documents = {i: text for i, text in texts.items() if i in rels and text}
     reader = IncludeReader(
         project.root,
         settings.docs_root if settings.docs_root is not None else common,
         {rels[i]: text for i, text in documents.items()},
     )
     included = {rels[i]: reader.of(rels[i], text, kinds[i]) for i, text in documents.items()}
-    sphinx, mkdocs = SphinxProjects(project.root), MkDocsSites(project.root)
-    parts = fragments(included, partial(reader.builds, sphinx=sphinx.builds))
-    known = [
-        Known(
-            o.id,
-            o.path,
-            o.title,
-            None if rels.get(o.id) in parts else texts.get(o.id),
-            kinds[o.id],
-            tuple(included[rels[o.id]].labels) if rels.get(o.id) in included else (),
-            included_files=(
-                tuple(included[rels[o.id]].files) if rels.get(o.id) in included else ()
-            ),
-        )
-        for o in project.object_by_id.values()
-    ]
+    tools = DocsTools.at(project.root)
+    parts = fragments(included, partial(reader.builds, sphinx=tools.sphinx.builds))
+    readings = {i: tools.reading(rels[i], kinds[i]) for i in documents}
+    known = [_known(o, rels, texts, kinds, included, parts, readings) for o in objects]
     resolver = Resolver.build(known, settings, common, reader.antora)
     home = project.category_of_object
     pairs: Pairs = defaultdict(dict)
-    for obj in project.object_by_id.values():
-        text = texts.get(obj.id)
-        if text and obj.path:
-            rel = rels.get(obj.id)
-            brought = included[rel].references if rel in included else []
-            own = extract_references(
-                text,
-                kind=kinds[obj.id],
-                fields=resolver.fields,
-                default_role=sphinx.default_role(rels[obj.id], kinds[obj.id]),
-            )
-            myst = sphinx.myst_url_schemes(rels[obj.id], kinds[obj.id])
-            rendered = kinds[obj.id] == "markdown" and mkdocs.page(rels[obj.id]) is not None
-            for ref in resolver.expanded(obj.path, own + brought):
-                if ref.kind == "morphism" or not resolver.counts(
-                    ref, kinds[obj.id], obj.path, myst=myst, rendered=rendered
-                ):
+    for obj in objects:
+        if obj.id in documents:
+            rel, reading = rels[obj.id], readings[obj.id]
+            brought = included[rel].references
+            own = reading.references(texts[obj.id], fields=resolver.fields)
+            for ref in resolver.expanded(rel, own + brought):
+                if ref.kind == "morphism" or not reading.counts(resolver, ref):
                     continue
-                target = resolver.resolve(obj.path, ref)
+                target = sole(reading.matches(resolver, ref))
                 if target is not None and home.get(target) not in (None, home.get(obj.id)):
                     pairs[obj.id].setdefault(target, _Evidence()).add(f"{obj.path}:{ref.line}")
         related = obj.metadata.get("related")
@@ -243,6 +223,39 @@ def _cross_references(project: Project) -> Pairs:
                     pairs[obj.id][target] = _Evidence()
                     pairs[obj.id][target].add(f"metadata.related ({project.locate(obj)})")
     return pairs
+
+
+def _known(
+    obj: DocObject,
+    rels: dict[str, str],
+    texts: dict[str, str],
+    kinds: dict[str, Kind],
+    included: dict[str, Included],
+    parts: Collection[str],
+    readings: dict[str, Reading],
+) -> Known:
+    """What the resolver knows of an object: its document's labels (a fragment's are its
+    includer's), those of the files it includes, and a mystmd page's own targets."""
+    rel = rels.get(obj.id)
+    if rel is None or obj.id not in readings:
+        return Known(obj.id, obj.path, obj.title, kind=kinds[obj.id])
+    text, kind, brought = texts[obj.id], kinds[obj.id], included[rel]
+    fragment = rel in parts
+    targets = readings[obj.id].page_targets(
+        text, structure_of(text, kind), split_front_matter(text).meta, fragment=fragment
+    )
+    return Known(
+        obj.id,
+        obj.path,
+        obj.title,
+        None if fragment else text,
+        kind,
+        tuple(brought.labels),
+        included_files=tuple(brought.files),
+        tool_labels=targets[0],
+        implicit_labels=targets[1],
+        scope=targets[2],
+    )
 
 
 def _new_functors(project: Project, pairs: Pairs, joined: Pairs) -> list[FunctorSuggestion]:

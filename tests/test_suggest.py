@@ -268,3 +268,32 @@ def test_a_myst_link_to_a_label_is_evidence_as_in_an_import(tmp_path: Path) -> N
     ]
     (tmp_path / "docs/conf.py").unlink()
     assert CatDoc(tmp_path).suggest_mappings().functors == []
+
+
+def test_a_mystmd_page_is_read_as_an_import_reads_it(tmp_path: Path) -> None:
+    """In a page of a mystmd project (`myst.yml`) `@limits` names the page whose heading
+    `(limits)=` labels, `[](#setup)` the page whose heading slugs to `setup`, `@front` the page
+    whose front matter says `label: front`, and `@knuth1984` is a citation, no reference:
+    the evidence an import of the same pages links."""
+    (tmp_path / ".catdoc").mkdir()
+    texts = {
+        "book/myst.yml": "version: 1\nproject:\n  title: Book\n",
+        "book/a/auth.md": "# Auth\n\nSee @limits, [](#setup), @front and @knuth1984.\n",
+        "book/b/api.md": "# API\n\n(limits)=\n## Limits\n\n## Setup\n",
+        "book/b/intro.md": "---\nlabel: front\n---\n# Intro\n",
+    }
+    for rel, text in texts.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    (tmp_path / ".catdoc" / "category.yaml").write_text(
+        "categories:\n"
+        "  - id: A\n"
+        "    objects: [{id: auth, path: book/a/auth.md}]\n"
+        "  - id: B\n"
+        "    objects: [{id: api, path: book/b/api.md}, {id: intro, path: book/b/intro.md}]\n"
+    )
+    found = CatDoc(tmp_path).suggest_mappings()
+    assert [(f.id, f.references) for f in found.functors] == [("a-to-b", 3)]
+    assert found.functors[0].object_mapping == {"auth": "api"}
+    (tmp_path / "book/myst.yml").unlink()  # plain Markdown: unknown mentions, no anchors
+    assert CatDoc(tmp_path).suggest_mappings().functors == []

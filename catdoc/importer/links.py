@@ -27,7 +27,6 @@ from catdoc.documents import (
     TOCTREE,
     Kind,
     Reference,
-    extract_references,
     kind_of,
     label_key,
     may_define_labels,
@@ -38,13 +37,13 @@ from catdoc.documents import (
 )
 from catdoc.errors import CatDocError
 from catdoc.front_matter import split_front_matter
+from catdoc.importer.docs_tools import Reading
 from catdoc.importer.files import _Doc
-from catdoc.importer.mystmd import MystProject, implicit_targets, labels, page_label
+from catdoc.importer.mystmd import MystProject
 from catdoc.importer.names import _unique, slugify
 from catdoc.importer.planner import _Planner
 from catdoc.importer.sphinx_conf import SphinxProjects
 from catdoc.includes import IncludeReader
-from catdoc.markup import Structure
 from catdoc.model import DEFAULT_FIELDS, Morphism
 from catdoc.references import ANCHOR, MYSTMD_XREF, Known, Resolver, sole
 
@@ -64,24 +63,17 @@ def _link_references(
     imported = {item.object_id for item in planner.items if item.action != "skipped"}
     docs = [d for d in docs if d.object_id in imported]
     fields = planner.project.config.import_.field_rules
-    books = planner.mystmd
-    sphinx = SphinxProjects(planner.project.root)
+    tools = planner.tools
+    readings = {doc.rel: tools.reading(doc.rel, doc.kind) for doc in docs}
     found = [
         (
             doc,
-            extract_references(
-                doc.text,
-                kind=doc.kind,
-                fields=fields,
-                structure=doc.structure,
-                citations=doc.kind == "markdown" and books.of(doc.rel) is not None,
-                default_role=sphinx.default_role(doc.rel, doc.kind),
-            )
+            readings[doc.rel].references(doc.text, fields=fields, structure=doc.structure)
             + doc.included.references,
         )
         for doc in docs
     ]
-    resolver = _resolver(planner, found, docs_root, reader, fragments)
+    resolver = _resolver(planner, found, readings, docs_root, reader, fragments)
     existing: dict[tuple[str, str, str], str] = {}
     for cat in planner.project.categories:
         for mor in cat.morphisms:
@@ -91,15 +83,11 @@ def _link_references(
     out: list[dict[str, Any]] = []
     for doc, refs in found:
         related: dict[str, str] = {}  # target object → its category
-        myst = sphinx.myst_url_schemes(doc.rel, doc.kind)
-        rendered = planner.mkdocs.page(doc.rel) is not None
-        book = books.of(doc.rel) if doc.kind == "markdown" else None  # mystmd reads Markdown
+        reading = readings[doc.rel]
         for ref in resolver.expanded(doc.rel, refs):
-            if not resolver.counts(
-                ref, doc.kind, doc.rel, myst=myst, rendered=rendered, mystmd=book is not None
-            ):
+            if not reading.counts(resolver, ref):
                 continue
-            entry = _entry(planner, resolver, sphinx, book, doc, ref)
+            entry = _entry(planner, resolver, reading, doc, ref)
             out.append(entry)
             target = entry["resolved"]
             if entry["kind"] == "morphism" or target is None:
@@ -128,6 +116,7 @@ def _link_references(
 def _resolver(
     planner: _Planner,
     found: list[tuple[_Doc, list[Reference]]],
+    readings: dict[str, Reading],
     docs_root: str,
     reader: IncludeReader,
     fragments: Collection[str],
@@ -138,9 +127,7 @@ def _resolver(
     its includer's only."""
     project = planner.project
     docs = [doc for doc, _ in found]
-    books = {
-        d.rel: book for d in docs if d.kind == "markdown" and (book := planner.mystmd.of(d.rel))
-    }
+    books = {d.rel for d in docs if readings[d.rel].book is not None}
     mine = [
         Known(
             d.object_id,
@@ -151,8 +138,8 @@ def _resolver(
             tuple(d.included.labels),
             d.structure,
             tuple(d.included.files),
-            *_page_targets(
-                d.text, d.structure, d.front.meta, None if d.rel in fragments else books.get(d.rel)
+            *readings[d.rel].page_targets(
+                d.text, d.structure, d.front.meta, fragment=d.rel in fragments
             ),
         )
         for d in docs
@@ -180,18 +167,6 @@ def _resolver(
     return Resolver.build(mine + earlier, project.config.import_, docs_root, reader.antora)
 
 
-def _page_targets(
-    text: str, structure: Structure, meta: dict[str, Any], book: MystProject | None
-) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
-    """(tool labels, implicit targets, project folder) of a page of the mystmd project `book`:
-    its directives' `:label:` options and front matter `label:`, its headings' slugs (see
-    `catdoc.importer.mystmd`); nothing for any other document."""
-    if book is None:
-        return (), (), None
-    own = labels(structure) + page_label(meta)
-    return own, implicit_targets(text, structure, meta), book.folder
-
-
 def _labelled_text(
     planner: _Planner,
     obj: Any,
@@ -214,35 +189,31 @@ def _labelled_text(
     kind: Kind = sniff_kind(obj.path, text) if obj.path else "markdown"
     own = may_define_labels(text, kind) and rel not in fragments
     included = tuple(reader.of(rel, text, kind, references=False).labels) if rel else ()
-    book = planner.mystmd.of(rel) if kind == "markdown" and rel and rel not in fragments else None
-    meta = split_front_matter(text).meta if book else {}
-    mystmd = _page_targets(text, structure_of(text, kind), meta, book) if book else None
-    if not own and not included and mystmd is None:
+    reading = planner.tools.reading(rel, kind) if rel and rel not in fragments else None
+    page = reading is not None and reading.book is not None
+    if not own and not included and not page:
         return known
     known.text, known.kind, known.included_labels = (text if own else None), kind, included
-    if mystmd is not None:
-        known.tool_labels, known.implicit_labels, known.scope = mystmd
+    if page:
+        assert reading is not None
+        meta = split_front_matter(text).meta
+        targets = reading.page_targets(text, structure_of(text, kind), meta)
+        known.tool_labels, known.implicit_labels, known.scope = targets
     return known
 
 
 def _entry(
-    planner: _Planner,
-    resolver: Resolver,
-    sphinx: SphinxProjects,
-    book: MystProject | None,
-    doc: _Doc,
-    ref: Any,
+    planner: _Planner, resolver: Resolver, reading: Reading, doc: _Doc, ref: Any
 ) -> dict[str, Any]:
     """What a reference points at, and the category that holds it (None when unresolved); the
-    objects it may mean when it names several (`ambiguous`). `book` is the mystmd project the
-    document is a page of."""
+    objects it may mean when it names several (`ambiguous`)."""
     project = planner.project
     candidates: list[str] = []
     if ref.kind == "morphism":
         target = ref.target if ref.target in project.morphism_by_id else None
         category = project.category_of_morphism.get(target) if target else None
     else:
-        matches = resolver.matches(doc.rel, ref, mystmd=book is not None)
+        matches = reading.matches(resolver, ref)
         target = sole(matches)
         candidates = sorted(matches) if len(matches) > 1 else []
         category = (
@@ -261,7 +232,7 @@ def _entry(
         "category": category,
         "status": "exists"
         if target
-        else _unmatched(resolver, sphinx, book, doc.rel, ref, candidates),
+        else _unmatched(resolver, planner.tools.sphinx, reading.book, doc.rel, ref, candidates),
         "morphism": None,
         "candidates": candidates,
     }

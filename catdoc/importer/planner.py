@@ -13,10 +13,9 @@ from catdoc import results as r
 from catdoc.antora import Component
 from catdoc.edit.base import ID_RULE, MAX_ID_LENGTH, allowed_id
 from catdoc.errors import CatDocError
+from catdoc.importer.docs_tools import DocsTools
 from catdoc.importer.fields import _changes, _fields, _scalar
 from catdoc.importer.files import _Doc, _skip
-from catdoc.importer.mkdocs import MkDocsSites
-from catdoc.importer.mystmd import MystProjects
 from catdoc.importer.names import _unique, humanize, slugify
 from catdoc.model import DocObject
 from catdoc.project import Project
@@ -61,8 +60,7 @@ class _Planner:
         self.by_path: dict[str, DocObject] = {}
         self.morphisms_created: list[str] = []
         self.functors_from: dict[str, list[str]] = {}
-        self.mkdocs = MkDocsSites(project.root)
-        self.mystmd = MystProjects(project.root)
+        self.tools = DocsTools.at(project.root)
         for fun in project.functors:
             self.functors_from.setdefault(fun.source_category, []).append(fun.id)
         root = project.root
@@ -204,9 +202,9 @@ class _Planner:
         domain: str | None,
     ) -> None:
         """Choose the document's category, compute its fields, and record the change."""
-        myst = self.mystmd.of(doc.rel)
+        myst = self.tools.mystmd.of(doc.rel)
         toc_title = myst.toc_title(doc.rel) if myst is not None else None
-        doc.fields = _fields(doc, domain, self.mkdocs.page(doc.rel), toc_title)
+        doc.fields = _fields(doc, domain, self.tools.mkdocs.page(doc.rel), toc_title)
         try:
             DocObject.model_validate(doc.fields)
         except ValidationError as exc:
