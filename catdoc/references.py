@@ -293,10 +293,6 @@ class Resolver:
             out += [replace(ref, target="/" + name, pattern=False) for name in names] or [ref]
         return out
 
-    def resolve(self, source_path: str, ref: Reference) -> str | None:
-        """The object id the reference names, or None (unresolved or ambiguous)."""
-        return sole(self.matches(source_path, ref))
-
     def matches(self, source_path: str, ref: Reference, *, mystmd: bool = False) -> set[str]:
         """Every object id the reference may name: one when it resolves, several when it is
         ambiguous (a label two documents define, a wiki name or role target two share). In a
