@@ -251,11 +251,18 @@ def _any_parts() -> list[Position]:
 
 
 def _parts_positions(pattern: str) -> list[Position]:
+    """A pattern's positions; a run of `*` in a name is one `*`, and `**` parts in a row are
+    one, as they match the same: each empty move would otherwise lead to every later one of the
+    run, a number of moves that grows with the square of its length."""
     out: list[Position] = []
+    previous = None
     for part in pattern.split("/"):
         if part == "**":
-            out += _any_parts()
+            if previous != "**":
+                out += _any_parts()
+            previous = part
             continue
+        previous = part
         out.append(_one(_slash))
         i, n = 0, len(part)
         while i < n:
@@ -263,6 +270,8 @@ def _parts_positions(pattern: str) -> list[Position]:
             i += 1
             if char == "*":
                 out.append(_many(_not_slash))
+                while i < n and part[i] == "*":
+                    i += 1
             elif char == "?":
                 out.append(_one(_not_slash))
             elif char == "[":
