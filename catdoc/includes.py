@@ -24,7 +24,9 @@ folder), any other from the folder of the document, also in an included file (pl
 would take the included file's folder; Sphinx keeps its way, sphinx-doc/sphinx#6345). A
 `<name>` path is one of docutils' own files, not the project's. A path that leaves the project is
 never read; includes are followed `MAX_DEPTH` deep, and a file already on the chain is not read
-again (docutils refuses circular inclusion).
+again (docutils refuses circular inclusion). A file that one include of the document brings in
+more than once (`a` includes `b` twice) counts once: docutils would insert it each time, and
+files that include the next one N times each would make N^depth copies.
 
 AsciiDoc includes are read as Asciidoctor reads them: an `include::` line (at the start of a
 line, not escaped) anywhere but in a comment block; in a listing, literal or passthrough block
@@ -619,15 +621,23 @@ class _Fragment:
         return self._references
 
 
+_Seen = tuple[str, Kind, Clip | Selection, int]
+"""A fragment as one include of a document brings it in: file, kind, clip, and the line of the
+document's directive (where its references are reported)."""
+
+
 @dataclass(frozen=True)
 class _Walk:
     """One document's walk through its includes: its folder (where relative paths start), where
-    its body starts in its file, whether references are wanted, and what it gathers."""
+    its body starts in its file, whether references are wanted, and what it gathers. `followed`
+    holds each fragment the walk followed, with the depth it was followed at and the titles it
+    gave: one that an include brings in again gives nothing more."""
 
     folder: str
     offset: int
     references: bool
     out: Included
+    followed: dict[_Seen, tuple[int, tuple[str | None, str | None]]] = field(default_factory=dict)
 
 
 class IncludeReader:
@@ -680,14 +690,23 @@ class IncludeReader:
                 walk.out.files.append(inc.path)
             if len(chain) > MAX_DEPTH or inc.kind is None:
                 continue
-            fragment = self._fragment(inc.path, inc.kind, inc.clip)
-            if fragment is None:
-                continue
-            walk.out.labels += fragment.labels
             line = at if at is not None else inc.line + walk.offset + 1
-            if walk.references:
-                walk.out.references += [replace(ref, line=line) for ref in fragment.references()]
-            sub = self._follow(fragment.part, (*chain, inc.path), walk, line)
+            seen = (inc.path, inc.kind, inc.clip, line)
+            done = walk.followed.get(seen)
+            if done is not None and done[0] <= len(chain):
+                sub = done[1]
+            else:
+                fragment = self._fragment(inc.path, inc.kind, inc.clip)
+                if fragment is None:
+                    continue
+                if done is None:
+                    walk.out.labels += fragment.labels
+                    if walk.references:
+                        walk.out.references += [
+                            replace(ref, line=line) for ref in fragment.references()
+                        ]
+                sub = self._follow(fragment.part, (*chain, inc.path), walk, line)
+                walk.followed[seen] = (len(chain), sub)
             title = sub[0] or sub[1]
             if given is None and title and (own is None or inc.line < own.first):
                 given = title

@@ -1475,6 +1475,33 @@ def test_includes_nest_eight_deep() -> None:
     assert found.labels == [f"label-{n}" for n in range(1, MAX_DEPTH + 1)]
 
 
+def test_a_file_included_many_times_over_is_read_once_per_include() -> None:
+    """Files that each include the next one 30 times would make 30^8 copies as docutils reads
+    them (an import that never ends); each counts once, its labels and references once."""
+    texts = {
+        f"d/f{n}.txt": f".. _label-{n}:\n\n:ref:`ref-{n}`\n\n"
+        + f".. include:: f{n + 1}.txt\n\n" * 30
+        for n in range(12)
+    }
+    reader = IncludeReader(Path("/nonexistent"), "d", texts)
+    found = reader.of("d/doc.rst", ".. include:: f0.txt\n", "rst")
+    assert found.files == [f"d/f{n}.txt" for n in range(MAX_DEPTH + 1)]
+    assert found.labels == [f"label-{n}" for n in range(MAX_DEPTH)]
+    assert [(ref.target, ref.line) for ref in found.references] == [
+        (f"ref-{n}", 1) for n in range(MAX_DEPTH)
+    ]
+
+
+def test_an_include_met_again_nearer_the_document_is_followed_deeper() -> None:
+    """A file first reached at the depth limit, then again nearer the document, still gives
+    what lies below it."""
+    texts = {f"d/f{n}.txt": f".. include:: f{n + 1}.txt\n\n.. _label-{n}:\n" for n in range(12)}
+    texts["d/f0.txt"] += "\n.. include:: f7.txt\n"
+    reader = IncludeReader(Path("/nonexistent"), "d", texts)
+    found = reader.of("d/doc.rst", ".. include:: f0.txt\n", "rst")
+    assert sorted(found.labels) == sorted(f"label-{n}" for n in range(12))
+
+
 @pytest.mark.parametrize(
     ("text", "kind", "paths"),
     [
