@@ -1004,6 +1004,19 @@ def test_what_conf_py_says_of_source_files(
     assert set(conf.exclude) == set(exclude)
 
 
+def test_exclude_patterns_are_read_up_to_a_paths_length() -> None:
+    """A pattern of a million characters would grow the glob's automaton past any memory;
+    one that would take the patterns past `MAX_EXCLUDE_TEXT` characters is not read."""
+    from catdoc.importer.sphinx_conf import MAX_EXCLUDE_TEXT, read_conf
+
+    huge = "[" * 1_000_000
+    conf = read_conf(f"exclude_patterns = ['_build', '{huge}', 'drafts']\n")
+    assert conf.exclude == ("_build", "drafts")
+    assert (conf.builds("_build/x.rst"), conf.builds(f"{huge}.rst")) == (False, True)
+    fits = "x" * (MAX_EXCLUDE_TEXT - 3)
+    assert read_conf(f"exclude_patterns = ['abc', '{fits}', 'zz']\n").exclude == ("abc", fits)
+
+
 @pytest.mark.parametrize(
     ("pattern", "path", "excluded"),
     [
