@@ -296,7 +296,9 @@ def _tags(tag: str | None, tags: str | None) -> dict[str, bool] | None:
 def _by_tags(lines: list[str], tags: dict[str, bool], *, antora: bool) -> list[str]:
     """The lines the tags select, as Asciidoctor's reader (or Antora's include processor) walks
     the `tag::name[]` and `end::name[]` lines, which are never taken themselves: `*` is every
-    other tag, `**` every line; with no tag selected, the untagged lines are."""
+    other tag, `**` every line; with no tag selected, the untagged lines are. An end that is
+    not the innermost region's closes the innermost open region of its name, found without
+    the readers' scan of the whole stack (quadratic in a file of thousands of tags)."""
     tags = dict(tags)
     wildcard: bool | None
     if "**" in tags:
@@ -309,7 +311,8 @@ def _by_tags(lines: list[str], tags: dict[str, bool], *, antora: bool) -> list[s
         base = True not in tags.values()
         wildcard = tags.pop("*", None)
     select, active = base, None
-    stack: list[tuple[str, bool]] = []
+    stack: list[tuple[str, bool] | None] = []  # None: a region that ended out of order
+    opened: dict[str, list[int]] = {}  # where in `stack` each name's open regions are
     out: list[str] = []
     for line in lines:
         directive = _tag_directive(line)
@@ -321,17 +324,16 @@ def _by_tags(lines: list[str], tags: dict[str, bool], *, antora: bool) -> list[s
         if end:
             if name == active:
                 stack.pop()
-                active, select = stack[-1] if stack else (None, base)
-            elif name in tags:
-                at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == name), None)
-                if at is not None:
-                    del stack[at]
-        elif name in tags:
-            active, select = name, tags[name]
-            stack.append((name, select))
-        elif wildcard is not None:
-            select = False if active and not select else wildcard
+                opened[name].pop()
+                while stack and stack[-1] is None:
+                    stack.pop()
+                active, select = stack[-1] or (None, base) if stack else (None, base)
+            elif name in tags and opened.get(name):
+                stack[opened[name].pop()] = None  # the readers' rindex, without a scan
+        elif name in tags or wildcard is not None:
+            select = tags.get(name, False if active and not select else wildcard)
             active = name
+            opened.setdefault(name, []).append(len(stack))
             stack.append((name, select))
     return out
 
