@@ -22,7 +22,14 @@ from typer.testing import CliRunner
 from catdoc import includes
 from catdoc.cli import app
 from catdoc.errors import CatDocError
-from catdoc.includes import MAX_DEPTH, Clip, IncludeReader, Selection, includes_in
+from catdoc.includes import (
+    MAX_DEPTH,
+    MAX_INCLUDES,
+    Clip,
+    IncludeReader,
+    Selection,
+    includes_in,
+)
 from catdoc.includes import _tag_directive as _tag_line
 from catdoc.model import ImportConfig, check_role_rule
 from catdoc.project import load_project
@@ -1513,6 +1520,26 @@ def test_an_include_met_again_nearer_the_document_is_followed_deeper() -> None:
     reader = IncludeReader(Path("/nonexistent"), "d", texts)
     found = reader.of("d/doc.rst", ".. include:: f0.txt\n", "rst")
     assert sorted(found.labels) == sorted(f"label-{n}" for n in range(12))
+
+
+def test_files_that_all_include_each_other_are_walked_up_to_a_bound() -> None:
+    """Each include of a document is walked apart: 200 files that each include all the others
+    made (files)^3 × depth directives for each document (minutes for one); a walk reads at most
+    `MAX_INCLUDES` directives."""
+    names = [f"f{n}.txt" for n in range(200)]
+    text = "".join(f".. _{name}:\n\n.. include:: {name}\n\n" for name in names)
+    texts = {f"d/{name}": text for name in names}
+    found = IncludeReader(Path("/nonexistent"), "d", texts).of("d/f0.txt", text, "rst")
+    assert found.files == [f"d/{name}" for name in names[1:]]
+
+
+def test_a_document_of_many_includes_is_read_in_one_pass() -> None:
+    """A directive's options were read from a copy of the rest of the document, and each file
+    looked for in the list of those found: 100,000 includes took many minutes."""
+    text = "".join(f".. include:: f{n}.txt\n   :start-line: 1\n\n" for n in range(100_000))
+    assert len(includes_in(text, "rst", "d", "d")) == 100_000
+    found = IncludeReader(Path("/nonexistent"), "d", {}).of("d/doc.rst", text, "rst")
+    assert found.files == [f"d/f{n}.txt" for n in range(MAX_INCLUDES)]
 
 
 @pytest.mark.parametrize(
