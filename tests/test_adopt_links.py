@@ -1011,12 +1011,30 @@ def test_what_conf_py_says_of_source_files(
     assert set(conf.exclude) == set(exclude)
 
 
+def test_a_huge_conf_py_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python's syntax tree of 5 MB of `a = 1` lines took 3 GB; 20 MB (a document's bound)
+    would fill the memory. A `conf.py` past `MAX_CONF_CHARS` gives Sphinx's defaults."""
+    from catdoc.importer import sphinx_conf
+    from catdoc.importer.sphinx_conf import MAX_CONF_CHARS, SphinxConf, read_conf
+
+    parsed: list[int] = []
+    parse = sphinx_conf.ast.parse
+    monkeypatch.setattr(
+        sphinx_conf.ast, "parse", lambda *args, **kw: parsed.append(1) or parse(*args, **kw)
+    )
+    head = "exclude_patterns = ['_build']\n"
+    assert read_conf(head + "a = 1\n" * (MAX_CONF_CHARS // 6)) == SphinxConf()
+    assert parsed == []
+    fits = head + "a = 1\n" * ((MAX_CONF_CHARS - len(head)) // 6)
+    assert read_conf(fits).exclude == ("_build",)
+
+
 def test_exclude_patterns_are_read_up_to_a_paths_length() -> None:
-    """A pattern of a million characters would grow the glob's automaton past any memory;
+    """A pattern of 200,000 characters would grow the glob's automaton past any memory;
     one that would take the patterns past `MAX_EXCLUDE_TEXT` characters is not read."""
     from catdoc.importer.sphinx_conf import MAX_EXCLUDE_TEXT, read_conf
 
-    huge = "[" * 1_000_000
+    huge = "[" * 200_000
     conf = read_conf(f"exclude_patterns = ['_build', '{huge}', 'drafts']\n")
     assert conf.exclude == ("_build", "drafts")
     assert (conf.builds("_build/x.rst"), conf.builds(f"{huge}.rst")) == (False, True)

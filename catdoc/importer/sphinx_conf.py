@@ -2,8 +2,9 @@
 names and which files Sphinx builds as pages.
 
 `conf.py` is Python; it is parsed (`ast`), never run, and only what is written out as literals
-counts. A Sphinx project's source folder is the folder of its `conf.py`; the documents of a folder
-belong to the nearest `conf.py` at or above it inside the project (a tree may hold several).
+counts; one longer than `MAX_CONF_CHARS` is not parsed (Sphinx's defaults). A Sphinx project's
+source folder is the folder of its `conf.py`; the documents of a folder belong to the nearest
+`conf.py` at or above it inside the project (a tree may hold several).
 
 Inventories. `:ref:`python:logging-config`` and `:doc:`sphinx:usage/index`` name a page of another
 project's documentation through the inventory `intersphinx_mapping` gives that name: such a
@@ -69,6 +70,9 @@ DEFAULT_URL_SCHEMES = frozenset({"http", "https", "mailto", "ftp"})
 """MyST-Parser's `myst_url_schemes` when `conf.py` does not write it out."""
 EXCLUDING = ("exclude_patterns", "templates_path", "html_static_path", "html_extra_path")
 """Settings whose patterns Sphinx leaves out of the source files (`env.find_files`)."""
+MAX_CONF_CHARS = 256 * 1024
+"""The longest `conf.py` parsed (real ones are tens of kilobytes): Python's syntax tree takes
+hundreds of times the text's size, so 5 MB of `a = 1` lines took 3 GB."""
 MAX_EXCLUDE_TEXT = 4_096
 """Characters of those patterns read at most, as long as the longest path a system takes: a
 glob's automaton grows with the square of its length, so a `conf.py` with a pattern of a million
@@ -192,7 +196,9 @@ class SphinxProjects:
 
 def read_conf(source: str) -> SphinxConf:
     """What `source` (a `conf.py`) says (see module doc); Sphinx's defaults when it is not
-    Python."""
+    Python, or longer than `MAX_CONF_CHARS`."""
+    if len(source) > MAX_CONF_CHARS:
+        return SphinxConf()
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
