@@ -24,7 +24,10 @@ folder), any other from the folder of the document, also in an included file (pl
 would take the included file's folder; Sphinx keeps its way, sphinx-doc/sphinx#6345). A
 `<name>` path is one of docutils' own files, not the project's. A path that leaves the project is
 never read; includes are followed `MAX_DEPTH` deep, and a file already on the chain is not read
-again (docutils refuses circular inclusion).
+again (docutils refuses circular inclusion). A file that one include of the document brings in
+more than once (`a` includes `b` twice) counts once: docutils would insert it each time, and
+files that include the next one N times each would make N^depth copies. A document's walk reads
+`MAX_INCLUDES` include directives at most, at any depth.
 
 AsciiDoc includes are read as Asciidoctor reads them: an `include::` line (at the start of a
 line, not escaped) anywhere but in a comment block; in a listing, literal or passthrough block
@@ -44,7 +47,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -74,6 +77,10 @@ from catdoc.project_files import resolve_inside
 
 MAX_DEPTH = 8
 """How deep includes nest before the rest is left unread: far more than docs trees use."""
+MAX_INCLUDES = 10_000
+"""Include directives one document's walk reads at most, at any depth, before the rest is left
+unread: files that each include all the others make a walk of (files)^2 × depth directives per
+document, however few the files are, since each include of the document is walked apart."""
 
 _RST_INCLUDE = re.compile(r"[ \t]*\.\.[ \t]+(include|literalinclude)[ \t]*::(?:[ \t]+(.*))?$")
 _RST_OPTION = re.compile(r":([\w-]+):(?:[ \t]+(.*))?$")
@@ -294,7 +301,9 @@ def _tags(tag: str | None, tags: str | None) -> dict[str, bool] | None:
 def _by_tags(lines: list[str], tags: dict[str, bool], *, antora: bool) -> list[str]:
     """The lines the tags select, as Asciidoctor's reader (or Antora's include processor) walks
     the `tag::name[]` and `end::name[]` lines, which are never taken themselves: `*` is every
-    other tag, `**` every line; with no tag selected, the untagged lines are."""
+    other tag, `**` every line; with no tag selected, the untagged lines are. An end that is
+    not the innermost region's closes the innermost open region of its name, found without
+    the readers' scan of the whole stack (quadratic in a file of thousands of tags)."""
     tags = dict(tags)
     wildcard: bool | None
     if "**" in tags:
@@ -307,7 +316,8 @@ def _by_tags(lines: list[str], tags: dict[str, bool], *, antora: bool) -> list[s
         base = True not in tags.values()
         wildcard = tags.pop("*", None)
     select, active = base, None
-    stack: list[tuple[str, bool]] = []
+    stack: list[tuple[str, bool] | None] = []  # None: a region that ended out of order
+    opened: dict[str, list[int]] = {}  # where in `stack` each name's open regions are
     out: list[str] = []
     for line in lines:
         directive = _tag_directive(line)
@@ -319,17 +329,16 @@ def _by_tags(lines: list[str], tags: dict[str, bool], *, antora: bool) -> list[s
         if end:
             if name == active:
                 stack.pop()
-                active, select = stack[-1] if stack else (None, base)
-            elif name in tags:
-                at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == name), None)
-                if at is not None:
-                    del stack[at]
-        elif name in tags:
-            active, select = name, tags[name]
-            stack.append((name, select))
-        elif wildcard is not None:
-            select = False if active and not select else wildcard
+                opened[name].pop()
+                while stack and stack[-1] is None:
+                    stack.pop()
+                active, select = stack[-1] or (None, base) if stack else (None, base)
+            elif name in tags and opened.get(name):
+                stack[opened[name].pop()] = None  # the readers' rindex, without a scan
+        elif name in tags or wildcard is not None:
+            select = tags.get(name, False if active and not select else wildcard)
             active = name
+            opened.setdefault(name, []).append(len(stack))
             stack.append((name, select))
     return out
 
@@ -389,7 +398,7 @@ def includes_in(text: str, kind: Kind, folder: str, docs_root: str) -> list[Incl
         return []
     lines, _ = body_lines(text, kind)
     written = _directives(lines, kind, scan_structure(lines, kind))
-    return _joined(written, folder, _normal_root(docs_root))
+    return list(_joined(written, folder, _normal_root(docs_root)))
 
 
 @dataclass(frozen=True)
@@ -404,15 +413,13 @@ class _Directive:
     path: str | None = None
 
 
-def _joined(directives: Iterable[_Directive], folder: str, root: str) -> list[Include]:
+def _joined(directives: Iterable[_Directive], folder: str, root: str) -> Iterator[Include]:
     """The directives with their paths joined from `folder` (see module doc), but those whose
-    path names no file of the project."""
-    out: list[Include] = []
+    path names no file of the project; joined as they are read (a walk may stop early)."""
     for written in directives:
         path = written.path or _target(written.argument, folder, root)
         if path is not None:
-            out.append(Include(path, written.line, written.kind, written.clip))
-    return out
+            yield Include(path, written.line, written.kind, written.clip)
 
 
 def _directives(lines: list[str], kind: Kind, structure: Structure) -> list[_Directive]:
@@ -499,7 +506,8 @@ def _rst_directive_block(lines: list[str], at: int, head: str) -> tuple[str, dic
     argument = [head.strip()]
     options: dict[str, str] = {}
     last: str | None = None
-    for line in lines[at + 1 :]:
+    for j in range(at + 1, len(lines)):  # no slice: a copy of the rest per directive
+        line = lines[j]
         if not line.strip() or indent_of(line) <= indent:
             break
         option = _RST_OPTION.match(line.strip())
@@ -619,15 +627,27 @@ class _Fragment:
         return self._references
 
 
-@dataclass(frozen=True)
+_Seen = tuple[str, Kind, Clip | Selection, int]
+"""A fragment as one include of a document brings it in: file, kind, clip, and the line of the
+document's directive (where its references are reported)."""
+
+
+@dataclass
 class _Walk:
     """One document's walk through its includes: its folder (where relative paths start), where
-    its body starts in its file, whether references are wanted, and what it gathers."""
+    its body starts in its file, whether references are wanted, and what it gathers. `followed`
+    holds each fragment the walk followed, with the depth it was followed at and the titles it
+    gave: one that an include brings in again gives nothing more; `left`, the include directives
+    it may still read (`MAX_INCLUDES`)."""
 
     folder: str
     offset: int
     references: bool
     out: Included
+    followed: dict[_Seen, tuple[int, tuple[str | None, str | None]]] = field(default_factory=dict)
+    listed: set[str] = field(default_factory=set)
+    """The files in `out.files`: a document of many includes is not a quadratic walk."""
+    left: int = MAX_INCLUDES
 
 
 class IncludeReader:
@@ -674,20 +694,33 @@ class IncludeReader:
         own = part.heading
         given: str | None = None
         for inc in _joined(part.directives, walk.folder, self.docs_root):
+            walk.left -= 1
+            if walk.left < 0:
+                break
             if inc.path in chain:
                 continue
-            if inc.path not in walk.out.files:
+            if inc.path not in walk.listed:
+                walk.listed.add(inc.path)
                 walk.out.files.append(inc.path)
             if len(chain) > MAX_DEPTH or inc.kind is None:
                 continue
-            fragment = self._fragment(inc.path, inc.kind, inc.clip)
-            if fragment is None:
-                continue
-            walk.out.labels += fragment.labels
             line = at if at is not None else inc.line + walk.offset + 1
-            if walk.references:
-                walk.out.references += [replace(ref, line=line) for ref in fragment.references()]
-            sub = self._follow(fragment.part, (*chain, inc.path), walk, line)
+            seen = (inc.path, inc.kind, inc.clip, line)
+            done = walk.followed.get(seen)
+            if done is not None and done[0] <= len(chain):
+                sub = done[1]
+            else:
+                fragment = self._fragment(inc.path, inc.kind, inc.clip)
+                if fragment is None:
+                    continue
+                if done is None:
+                    walk.out.labels += fragment.labels
+                    if walk.references:
+                        walk.out.references += [
+                            replace(ref, line=line) for ref in fragment.references()
+                        ]
+                sub = self._follow(fragment.part, (*chain, inc.path), walk, line)
+                walk.followed[seen] = (len(chain), sub)
             title = sub[0] or sub[1]
             if given is None and title and (own is None or inc.line < own.first):
                 given = title
@@ -761,6 +794,7 @@ def included_by(paths: Iterable[str], limit: int = 3) -> str:
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_INCLUDES",
     "Clip",
     "Include",
     "IncludeReader",

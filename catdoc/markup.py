@@ -830,6 +830,9 @@ class _AdocIds:
     found: list[tuple[int, str]]
     pending: list[str] = field(default_factory=list)  # block ids waiting for their block
     taken: set[str] = field(default_factory=set)
+    repeats: dict[str, int] = field(default_factory=dict)
+    """The count to try next for a repeated id (`_a_` → 3 once `_a_2` is taken): ids are never
+    given back, so counting from 2 again would only make many repeats quadratic."""
     prefix: str = "_"
     separator: str = "_"
     sectids: bool = True
@@ -893,10 +896,12 @@ class _AdocIds:
         else:
             ident = ident.replace(" ", "")
         if ident in self.taken:
-            count = 2
-            while f"{ident}{sep}{count}" in self.taken:
+            stem = f"{ident}{sep}"
+            count = self.repeats.get(stem, 2)
+            while f"{stem}{count}" in self.taken:
                 count += 1
-            ident = f"{ident}{sep}{count}"
+            self.repeats[stem] = count + 1
+            ident = f"{stem}{count}"
         self.add(i, ident)
 
 

@@ -275,6 +275,16 @@ def test_ids_are_labels_as_asciidoctor_registers_them() -> None:
     ]
 
 
+def test_many_repeated_section_titles_number_their_ids_in_one_pass() -> None:
+    """Asciidoctor counts from 2 for each repeat (`_a_2`, `_a_3` …): counting again from 2 made
+    100,000 `== a` titles take hours. An id given meanwhile (`[[_a_3]]`, section b's) is still
+    skipped."""
+    text = "== a\n\n[[_a_3]]\n== b\n\n" + "== a\n\n" * 100_000
+    got = [label for label, _ in labels_of(text, "asciidoc")]
+    assert got[:4] == ["_a", "_a_3", "_a_2", "_a_4"]
+    assert got[-1] == "_a_100002" and len(got) == len(set(got)) == 100_002
+
+
 def test_a_cross_reference_to_an_id_the_document_lacks_links_to_it() -> None:
     """Asciidoctor looks an xref's id up in its own document only, then (for one with a space or
     a capital) its section titles; one it lacks is rendered as a link to `#id` all the same."""

@@ -22,7 +22,14 @@ from typer.testing import CliRunner
 from catdoc import includes
 from catdoc.cli import app
 from catdoc.errors import CatDocError
-from catdoc.includes import MAX_DEPTH, Clip, IncludeReader, Selection, includes_in
+from catdoc.includes import (
+    MAX_DEPTH,
+    MAX_INCLUDES,
+    Clip,
+    IncludeReader,
+    Selection,
+    includes_in,
+)
 from catdoc.includes import _tag_directive as _tag_line
 from catdoc.model import ImportConfig, check_role_rule
 from catdoc.project import load_project
@@ -1023,6 +1030,37 @@ def test_what_conf_py_says_of_source_files(
     assert set(conf.exclude) == set(exclude)
 
 
+def test_a_huge_conf_py_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python's syntax tree of 5 MB of `a = 1` lines took 3 GB; 20 MB (a document's bound)
+    would fill the memory. A `conf.py` past `MAX_CONF_CHARS` gives Sphinx's defaults."""
+    from catdoc.importer import sphinx_conf
+    from catdoc.importer.sphinx_conf import MAX_CONF_CHARS, SphinxConf, read_conf
+
+    parsed: list[int] = []
+    parse = sphinx_conf.ast.parse
+    monkeypatch.setattr(
+        sphinx_conf.ast, "parse", lambda *args, **kw: parsed.append(1) or parse(*args, **kw)
+    )
+    head = "exclude_patterns = ['_build']\n"
+    assert read_conf(head + "a = 1\n" * (MAX_CONF_CHARS // 6)) == SphinxConf()
+    assert parsed == []
+    fits = head + "a = 1\n" * ((MAX_CONF_CHARS - len(head)) // 6)
+    assert read_conf(fits).exclude == ("_build",)
+
+
+def test_exclude_patterns_are_read_up_to_a_paths_length() -> None:
+    """A pattern of 200,000 characters would grow the glob's automaton past any memory;
+    one that would take the patterns past `MAX_EXCLUDE_TEXT` characters is not read."""
+    from catdoc.importer.sphinx_conf import MAX_EXCLUDE_TEXT, read_conf
+
+    huge = "[" * 200_000
+    conf = read_conf(f"exclude_patterns = ['_build', '{huge}', 'drafts']\n")
+    assert conf.exclude == ("_build", "drafts")
+    assert (conf.builds("_build/x.rst"), conf.builds(f"{huge}.rst")) == (False, True)
+    fits = "x" * (MAX_EXCLUDE_TEXT - 3)
+    assert read_conf(f"exclude_patterns = ['abc', '{fits}', 'zz']\n").exclude == ("abc", fits)
+
+
 @pytest.mark.parametrize(
     ("pattern", "path", "excluded"),
     [
@@ -1494,6 +1532,53 @@ def test_includes_nest_eight_deep() -> None:
     assert found.labels == [f"label-{n}" for n in range(1, MAX_DEPTH + 1)]
 
 
+def test_a_file_included_many_times_over_is_read_once_per_include() -> None:
+    """Files that each include the next one 30 times would make 30^8 copies as docutils reads
+    them (an import that never ends); each counts once, its labels and references once."""
+    texts = {
+        f"d/f{n}.txt": f".. _label-{n}:\n\n:ref:`ref-{n}`\n\n"
+        + f".. include:: f{n + 1}.txt\n\n" * 30
+        for n in range(12)
+    }
+    reader = IncludeReader(Path("/nonexistent"), "d", texts)
+    found = reader.of("d/doc.rst", ".. include:: f0.txt\n", "rst")
+    assert found.files == [f"d/f{n}.txt" for n in range(MAX_DEPTH + 1)]
+    assert found.labels == [f"label-{n}" for n in range(MAX_DEPTH)]
+    assert [(ref.target, ref.line) for ref in found.references] == [
+        (f"ref-{n}", 1) for n in range(MAX_DEPTH)
+    ]
+
+
+def test_an_include_met_again_nearer_the_document_is_followed_deeper() -> None:
+    """A file first reached at the depth limit, then again nearer the document, still gives
+    what lies below it."""
+    texts = {f"d/f{n}.txt": f".. include:: f{n + 1}.txt\n\n.. _label-{n}:\n" for n in range(12)}
+    texts["d/f0.txt"] += "\n.. include:: f7.txt\n"
+    reader = IncludeReader(Path("/nonexistent"), "d", texts)
+    found = reader.of("d/doc.rst", ".. include:: f0.txt\n", "rst")
+    assert sorted(found.labels) == sorted(f"label-{n}" for n in range(12))
+
+
+def test_files_that_all_include_each_other_are_walked_up_to_a_bound() -> None:
+    """Each include of a document is walked apart: 200 files that each include all the others
+    made (files)^3 × depth directives for each document (minutes for one); a walk reads at most
+    `MAX_INCLUDES` directives."""
+    names = [f"f{n}.txt" for n in range(200)]
+    text = "".join(f".. _{name}:\n\n.. include:: {name}\n\n" for name in names)
+    texts = {f"d/{name}": text for name in names}
+    found = IncludeReader(Path("/nonexistent"), "d", texts).of("d/f0.txt", text, "rst")
+    assert found.files == [f"d/{name}" for name in names[1:]]
+
+
+def test_a_document_of_many_includes_is_read_in_one_pass() -> None:
+    """A directive's options were read from a copy of the rest of the document, and each file
+    looked for in the list of those found: 100,000 includes took many minutes."""
+    text = "".join(f".. include:: f{n}.txt\n   :start-line: 1\n\n" for n in range(100_000))
+    assert len(includes_in(text, "rst", "d", "d")) == 100_000
+    found = IncludeReader(Path("/nonexistent"), "d", {}).of("d/doc.rst", text, "rst")
+    assert found.files == [f"d/f{n}.txt" for n in range(MAX_INCLUDES)]
+
+
 @pytest.mark.parametrize(
     ("text", "kind", "paths"),
     [
@@ -1669,6 +1754,65 @@ def test_asciidoc_selections_of_hostile_text_finish() -> None:
         selection = Selection.of(opener * 100_000, antora=False)
         if selection is not None:
             selection.apply(_TAGGED)
+
+
+def test_thousands_of_tags_ending_out_of_order_finish() -> None:
+    """An `end::` that is not the innermost region's was looked for down the whole stack of
+    open regions, as Asciidoctor's reader does: 100,000 of them over 100,000 open regions
+    would take hours."""
+    text = "tag::b[]\n" * 100_000 + "end::a[]\n" * 100_000 + "x"
+    for tags in ("a;b", "*;a"):
+        for antora in (False, True):
+            assert Selection(tags=tags, antora=antora).apply(text) is not None
+
+
+def _readers_tags(
+    lines: list[str], tags: dict[str, bool], base: bool, wild: bool | None
+) -> list[str]:
+    """The tag walk as Asciidoctor's reader writes it (`tag_stack.rindex`), the oracle."""
+    select, active, stack, out = base, None, [], []
+    for line in lines:
+        directive = _tag_line(line)
+        if directive is None:
+            out += [line] if select else []
+            continue
+        end, name = directive
+        if end and name == active:
+            stack.pop()
+            active, select = stack[-1] if stack else (None, base)
+        elif end and name in tags:
+            at = [i for i, (open_name, _) in enumerate(stack) if open_name == name]
+            if at:
+                del stack[at[-1]]
+        elif not end and (name in tags or wild is not None):
+            select = tags.get(name, False if active and not select else wild)
+            active = name
+            stack.append((name, select))
+    return out
+
+
+@given(
+    st.lists(
+        st.sampled_from(["tag::a[]", "end::a[]", "tag::b[]", "end::b[]", "tag::c[]", "end::c[]"])
+        | st.sampled_from(["x", "y"]),
+        max_size=40,
+    ),
+    st.sampled_from(["a", "!a", "a;b", "a;!b", "*", "*;a", "!*;b", "**;!a"]),
+)
+@settings(max_examples=300, deadline=None)
+def test_tag_regions_end_as_in_asciidoctors_reader(lines: list[str], tags: str) -> None:
+    """Regions that end out of order, or end twice, close as the reader's scan closes them."""
+    selection = Selection(tags=tags)
+    named = {entry.removeprefix("!"): not entry.startswith("!") for entry in tags.split(";")}
+    if "**" in named:
+        base = named.pop("**")
+        wild = named.pop("*", base)
+    else:
+        base = True not in named.values()
+        wild = named.pop("*", None)
+    text = "\n".join(lines)
+    want = _readers_tags(text.split("\n"), named, base, wild)
+    assert selection.apply(text) == ("\n".join(want) if want else None)
 
 
 _SELECTION_ALPHABET = list("tagsend:lines=![]*;,\"' .0123456789-_/#{}\n\r\tab")

@@ -837,6 +837,27 @@ def test_mkdocs_configs_that_inherit_or_cannot_be_read(tmp_path: Path) -> None:
     assert titles["c/docs/z.md"] == "Deep"
 
 
+def test_an_mkdocs_config_over_the_bound_is_passed_over(tmp_path: Path) -> None:
+    """PyYAML took 37 s and 1.6 GB for 12 MB of short lists; a config longer than
+    `MAX_CONFIG_CHARS` is passed over, as one that cannot be parsed."""
+    from catdoc.importer.mkdocs import MAX_CONFIG_CHARS, MkDocsSites
+
+    nav = "nav:\n  - Nav title: x.md\n"
+    pad = "#" * 99 + "\n"
+    tree = {
+        "a/mkdocs.yml": nav + pad * ((MAX_CONFIG_CHARS - len(nav)) // len(pad)),
+        "b/mkdocs.yml": nav + pad * (MAX_CONFIG_CHARS // len(pad) + 1),
+    }
+    for rel, text in tree.items():
+        (tmp_path / rel).parent.mkdir(parents=True)
+        (tmp_path / rel).write_text(text)
+    sites = MkDocsSites(tmp_path)
+    assert [page.nav_title if (page := sites.page(f"{d}/docs/x.md")) else None for d in "ab"] == [
+        "Nav title",
+        None,
+    ]
+
+
 def test_zensical_configs_the_homepage_autodoc_headings_and_capitalised_names(
     tmp_path: Path,
 ) -> None:

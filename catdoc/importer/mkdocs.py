@@ -7,12 +7,12 @@ the `[project]` table of `zensical.toml` (griffe's and pymdown-extensions' docs 
 page at the top of `docs_dir` (`index.md`, or `README.md` where there is no `index.md`) is the
 site's homepage, which MkDocs titles "Home" when nothing else names it.
 
-The config is parsed with PyYAML's safe loader (`zensical.toml` with `tomllib`), never run:
-MkDocs' own tags (`!ENV [NAME, default]`, `!relative`, `!!python/name:pkg.func`) read as the
-plain value they tag, so a config that uses them still gives its `nav`; one that cannot be
-parsed is passed over. `INHERIT: base.yml` is followed (inside the project, a few levels
-deep): the file's own `docs_dir` and `nav` win over the base's, and a `docs_dir` is relative to
-the file that inherits, as MkDocs merges them.
+The config is parsed with PyYAML's safe loader (`zensical.toml` with `tomllib`), never run: MkDocs'
+own tags (`!ENV [NAME, default]`, `!relative`, `!!python/name:pkg.func`) read as the plain value
+they tag, so a config that uses them still gives its `nav`; one that cannot be parsed, or is longer
+than `MAX_CONFIG_CHARS`, is passed over. `INHERIT: base.yml` is followed (inside the project, a few
+levels deep): the file's own `docs_dir` and `nav` win over the base's, and a `docs_dir` is relative
+to the file that inherits, as MkDocs merges them.
 
 `nav` entries are `Title: path`, sections `Section: [entries]`, bare `path` strings (no title
 of their own) and links (`Title: https://…`), as MkDocs reads them; the first entry of a page
@@ -43,6 +43,9 @@ from catdoc.project_files import resolve_inside
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml", "zensical.toml", "zensical.yml", "zensical.yaml")
 HOMEPAGE_TITLE = "Home"
 DEFAULT_DOCS_DIR = "docs"
+MAX_CONFIG_CHARS = 1024 * 1024
+"""The longest config read (real ones are kilobytes, a long `nav` included): PyYAML builds
+12 MB of short lists in 37 s and 1.6 GB; a longer config is passed over."""
 MAX_INHERIT = 4
 """How many `INHERIT:` files are followed from one config (MkDocs sets no limit; real chains
 are one or two long, and a loop must end)."""
@@ -110,6 +113,8 @@ def _read_config(root: Path, rel: str, depth: int = 0) -> dict[str, Any] | None:
     try:
         text = read_document(resolve_inside(root, rel), rel)
     except CatDocError:
+        return None
+    if len(text) > MAX_CONFIG_CHARS:
         return None
     if rel.endswith(".toml"):
         try:

@@ -2,8 +2,9 @@
 names and which files Sphinx builds as pages.
 
 `conf.py` is Python; it is parsed (`ast`), never run, and only what is written out as literals
-counts. A Sphinx project's source folder is the folder of its `conf.py`; the documents of a folder
-belong to the nearest `conf.py` at or above it inside the project (a tree may hold several).
+counts; one longer than `MAX_CONF_CHARS` is not parsed (Sphinx's defaults). A Sphinx project's
+source folder is the folder of its `conf.py`; the documents of a folder belong to the nearest
+`conf.py` at or above it inside the project (a tree may hold several).
 
 Inventories. `:ref:`python:logging-config`` and `:doc:`sphinx:usage/index`` name a page of another
 project's documentation through the inventory `intersphinx_mapping` gives that name: such a
@@ -24,7 +25,8 @@ extension adds (`.md`: myst_parser, myst_nb, recommonmark, sphinx_markdown_parse
 those into any `source_suffix`), less those `exclude_patterns`, `templates_path`,
 `html_static_path` and `html_extra_path` match (`sphinx.util.matching.Matcher`: relative to the
 source folder, `*` and `?` within a name, `**` across folders, a leading `**/` also at the top,
-and a matching folder is not entered). The extensions are those of `extensions` (a list, `+=`,
+and a matching folder is not entered); a pattern that would take them past `MAX_EXCLUDE_TEXT`
+characters is not read. The extensions are those of `extensions` (a list, `+=`,
 `.append`, `.extend`), of a helper's keyword argument ending in `extensions` (sphinx_celery's
 `extra_extensions=[...]`) and of `app.setup_extension("...")`; suffixes given to
 `app.add_source_suffix(...)` count too. When the extensions are changed in any way that is not
@@ -68,6 +70,13 @@ DEFAULT_URL_SCHEMES = frozenset({"http", "https", "mailto", "ftp"})
 """MyST-Parser's `myst_url_schemes` when `conf.py` does not write it out."""
 EXCLUDING = ("exclude_patterns", "templates_path", "html_static_path", "html_extra_path")
 """Settings whose patterns Sphinx leaves out of the source files (`env.find_files`)."""
+MAX_CONF_CHARS = 256 * 1024
+"""The longest `conf.py` parsed (real ones are tens of kilobytes): Python's syntax tree takes
+hundreds of times the text's size, so 5 MB of `a = 1` lines took 3 GB."""
+MAX_EXCLUDE_TEXT = 4_096
+"""Characters of those patterns read at most, as long as the longest path a system takes: a
+glob's automaton grows with the square of its length, so a `conf.py` with a pattern of a million
+characters would fill the memory (Sphinx's own regular expression would not finish either)."""
 
 
 @dataclass(frozen=True)
@@ -187,7 +196,9 @@ class SphinxProjects:
 
 def read_conf(source: str) -> SphinxConf:
     """What `source` (a `conf.py`) says (see module doc); Sphinx's defaults when it is not
-    Python."""
+    Python, or longer than `MAX_CONF_CHARS`."""
+    if len(source) > MAX_CONF_CHARS:
+        return SphinxConf()
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -271,8 +282,8 @@ def _url_schemes(tree: ast.Module) -> frozenset[str]:
 
 
 def _excluded(tree: ast.Module) -> tuple[str, ...]:
-    """The patterns written out for the settings that leave files out (`EXCLUDING`); a part
-    computed at run time adds nothing."""
+    """The patterns written out for the settings that leave files out (`EXCLUDING`), those
+    that fit in `MAX_EXCLUDE_TEXT` characters; a part computed at run time adds nothing."""
     patterns: list[str] = []
     for node in ast.walk(tree):
         for target, value, _ in _assignments(node):
@@ -289,7 +300,13 @@ def _excluded(tree: ast.Module) -> tuple[str, ...]:
                 patterns += sorted(_text(node.args[-1]))
             elif node.func.attr == "extend":
                 patterns += sorted(_strings(node.args[0]) or ())
-    return tuple(dict.fromkeys(p.strip("/") for p in patterns if p.strip("/")))
+    kept: list[str] = []
+    budget = MAX_EXCLUDE_TEXT
+    for pattern in dict.fromkeys(p.strip("/") for p in patterns if p.strip("/")):
+        if len(pattern) <= budget:
+            budget -= len(pattern)
+            kept.append(pattern)
+    return tuple(kept)
 
 
 def _assignments(node: ast.AST) -> list[tuple[ast.AST, ast.AST | None, bool]]:

@@ -527,3 +527,32 @@ def test_a_docs_tools_config_of_any_text_never_breaks_an_import(name: str, text:
         (root / "docs" / os.path.normpath(name)).write_bytes(text.encode("utf-8", "surrogatepass"))
         result = CatDoc(root).import_documents(["docs"], link=True)
         assert result.created + result.not_built == 2
+
+
+_INCLUDE_OF = {
+    "rst": ".. include:: {}.txt\n\n",
+    "markdown": "```{{include}} {}.txt\n```\n\n",
+    "asciidoc": "include::{}.txt[]\n\n",
+}
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(sorted(_INCLUDE_OF)),
+    st.lists(st.lists(st.integers(0, 11), min_size=5, max_size=20), min_size=12, max_size=12),
+)
+def test_an_include_graph_of_any_shape_is_walked_in_bounded_work(
+    kind: str, graph: list[list[int]]
+) -> None:
+    """Files that include each other any number of times, in loops (docutils would insert a
+    file once per include: 10 includes each, 8 deep, is 10^8 copies): the walk finishes, and
+    names each file it reaches once."""
+    from catdoc.includes import IncludeReader
+
+    texts = {
+        f"d/f{n}.txt": f".. _l{n}:\n\n[[l{n}]]\n\n"
+        + "".join(_INCLUDE_OF[kind].format(f"f{m}") for m in targets)
+        for n, targets in enumerate(graph)
+    }
+    found = IncludeReader(Path("/nonexistent"), "d", texts).of("d/f0.txt", texts["d/f0.txt"], kind)
+    assert len(found.files) == len(set(found.files)) and set(found.files) <= set(texts)
