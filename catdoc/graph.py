@@ -18,7 +18,7 @@ from catdoc import results as r
 from catdoc.errors import VALIDATION_ERROR, CatDocError
 from catdoc.model import Functor, Morphism
 from catdoc.project import Project
-from catdoc.visible import visible
+from catdoc.visible import UNSEEN, visible
 
 GRAPH_FORMATS = ("json", "dot", "mermaid")
 
@@ -441,7 +441,7 @@ def _dot_id_char(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
-_DOT_ID_SPECIAL = re.compile(r'[\\"\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]')
+_DOT_ID_SPECIAL = re.compile('[\\\\"\x00-\x1f\x7f-\x9f' + UNSEEN + "]")
 """What `_dot_id` writes as an escape: backslash, quote, and what `visible` escapes."""
 
 

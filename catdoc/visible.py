@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""C0, DEL, C1, and the bidirectional overrides that reorder what a reader sees."""
-_CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+UNSEEN = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+"""A character class of what changes what a reader sees without being seen: the bidirectional
+marks, embeddings, overrides and isolates (which reorder text), and the line and paragraph
+separators."""
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{UNSEEN}]")
+"""C0, DEL, C1, and `UNSEEN`."""
+_CONTROL_BUT_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{UNSEEN}]")
 """The same, less newline and tab: for text that is shown as lines (documents, reports)."""
-_JSON_RAW = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""What JSON serialisers leave raw (they must escape only C0): DEL, C1, bidi overrides."""
+_JSON_RAW = re.compile(f"[\x7f-\x9f{UNSEEN}]")
+"""What JSON serialisers leave raw (they must escape only C0): DEL, C1, `UNSEEN`."""
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -25,7 +29,7 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def visible(text: str, *, lines: bool = False) -> str:
-    """`text` with control characters as `\\xNN` (`\\uNNNN` for bidi overrides).
+    """`text` with control characters as `\\xNN` (`\\uNNNN` for `UNSEEN`).
 
     With `lines`, newlines and tabs stay (a CR before a newline is dropped, a lone CR escaped)."""
     if lines:
@@ -34,9 +38,9 @@ def visible(text: str, *, lines: bool = False) -> str:
 
 
 def json_visible(text: str) -> str:
-    """JSON text with DEL, C1 and bidi overrides as `\\uNNNN`: the same JSON value, no raw control
+    """JSON text with DEL, C1 and `UNSEEN` as `\\uNNNN`: the same JSON value, no raw control
     character. (Outside strings JSON is ASCII, so only string contents change.)"""
     return _JSON_RAW.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
-__all__ = ["json_visible", "visible"]
+__all__ = ["UNSEEN", "json_visible", "visible"]

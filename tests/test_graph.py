@@ -109,7 +109,8 @@ def _dot_read(body: str) -> str:
 def _dot_statements(text: str) -> list[tuple[str, list[str]]]:
     """Each line of the DOT text with its quoted strings as Q, and the ids they stand for;
     fails on a line that is not one of the statements `_dot` writes."""
-    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text)
+    unseen = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    assert not re.search(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{unseen}]", text)
     out = []
     for line in text.splitlines():
         shape = DOT_QUOTED.sub("Q", line)

@@ -34,7 +34,9 @@ HOSTILE_FUNCTOR = "Req \x1b]8;;http://x\x07→\x1b]8;;\x07 Spec"
 HOSTILE_CATEGORY = "Requirements\x1b[?1049h [i]x[/i]"
 DOC_PAYLOAD = "Evil line \x1b[41mred\x1b[0m\r\nnext\x08over"
 
-RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+RAW_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 """What must never reach a terminal: every control character but newline and tab."""
 
 runner = CliRunner()
@@ -249,6 +251,15 @@ def test_import_and_init_escape_paths(hostile: Path, tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- the one helper
+def test_bidi_marks_and_line_separators_are_shown_as_escapes() -> None:
+    """Not only the overrides: the marks (LRM, RLM, ALM) reorder neutral characters around
+    them, and U+2028/U+2029 may break a line where none is shown; all are escaped."""
+    for char in "\u200e\u200f\u061c\u2028\u2029\u202e\u2067":
+        assert visible(f"a{char}b") == f"a\\u{ord(char):04x}b"
+        assert visible(f"a{char}b", lines=True) == f"a\\u{ord(char):04x}b"
+        assert json_visible(json.dumps(f"a{char}b", ensure_ascii=False)) == json.dumps(f"a{char}b")
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8")))
 def test_visible_leaves_no_control_character(text: str) -> None:
