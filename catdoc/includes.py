@@ -616,15 +616,18 @@ class _Fragment:
     part: _Part
     labels: list[str]
     structure: Structure
-    _references: list[Reference] | None = None
+    _references: dict[str | None, list[Reference]] = field(default_factory=dict)
 
-    def references(self) -> list[Reference]:
-        """The references written in it, read on first use: labels alone cost none."""
-        if self._references is None:
-            self._references = extract_references(
-                self.text, kind=self.kind, structure=self.structure
+    def references(self, default_role: str | None = None) -> list[Reference]:
+        """The references written in it, read on first use (labels alone cost none), its
+        interpreted text without a role being `default_role`, the includer's (Sphinx reads an
+        included file as part of the document that includes it)."""
+        found = self._references.get(default_role)
+        if found is None:
+            found = self._references[default_role] = extract_references(
+                self.text, kind=self.kind, structure=self.structure, default_role=default_role
             )
-        return self._references
+        return found
 
 
 _Seen = tuple[str, Kind, Clip | Selection, int]
@@ -644,6 +647,7 @@ class _Walk:
     offset: int
     references: bool
     out: Included
+    default_role: str | None = None
     followed: dict[_Seen, tuple[int, tuple[str | None, str | None]]] = field(default_factory=dict)
     listed: set[str] = field(default_factory=set)
     """The files in `out.files`: a document of many includes is not a quadratic walk."""
@@ -673,15 +677,18 @@ class IncludeReader:
         *,
         references: bool = True,
         structure: Structure | None = None,
+        default_role: str | None = None,
     ) -> Included:
         """What the document at `rel` pulls in (see module doc); without `references`, not
         the references of the files it includes (a caller that wants labels pays for none).
-        `structure` is the structure of its body when the caller has it."""
+        `structure` is the structure of its body when the caller has it; `default_role` the
+        role of its interpreted text without one (Sphinx's `default_role`), in what it includes
+        too."""
         out = Included()
         if kind in ("rst", "markdown", "asciidoc") and may_include(text):
             lines, offset = body_lines(text, kind)
             part = _Part.read(text, lines, kind, rel, self.antora, structure)
-            walk = _Walk(posixpath.dirname(rel), offset, references, out)
+            walk = _Walk(posixpath.dirname(rel), offset, references, out, default_role)
             out.title = self._follow(part, (rel,), walk, None)[0]
         return out
 
@@ -717,7 +724,8 @@ class IncludeReader:
                     walk.out.labels += fragment.labels
                     if walk.references:
                         walk.out.references += [
-                            replace(ref, line=line) for ref in fragment.references()
+                            replace(ref, line=line)
+                            for ref in fragment.references(walk.default_role)
                         ]
                 sub = self._follow(fragment.part, (*chain, inc.path), walk, line)
                 walk.followed[seen] = (len(chain), sub)

@@ -195,10 +195,13 @@ def _cross_references(project: Project) -> Pairs:
         settings.docs_root if settings.docs_root is not None else common,
         {rels[i]: text for i, text in documents.items()},
     )
-    included = {rels[i]: reader.of(rels[i], text, kinds[i]) for i, text in documents.items()}
     tools = DocsTools.at(project.root)
-    parts = fragments(included, partial(reader.builds, sphinx=tools.sphinx.builds))
     readings = {i: tools.reading(rels[i], kinds[i]) for i in documents}
+    included = {
+        rels[i]: reader.of(rels[i], text, kinds[i], default_role=readings[i].default_role)
+        for i, text in documents.items()
+    }
+    parts = fragments(included, partial(reader.builds, sphinx=tools.sphinx.builds))
     known = [_known(o, rels, texts, kinds, included, parts, readings) for o in objects]
     resolver = Resolver.build(known, settings, common, reader.antora)
     home = project.category_of_object

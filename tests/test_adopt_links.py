@@ -456,6 +456,26 @@ def test_a_configured_default_role_resolves_as_that_role(tmp_path: Path) -> None
     assert extract_references("Code: `install`.\n", default_role="any") == []  # Markdown
 
 
+def test_an_included_file_reads_with_its_includers_default_role(
+    bare: CatDoc, tmp_path: Path
+) -> None:
+    """Sphinx reads an included file as part of the page that includes it, so `conf.py`'s
+    `default_role` holds in it too: `` `install-steps` `` in the fragment is a `:ref:`."""
+    write_tree(
+        tmp_path,
+        {
+            "refs/conf.py": "default_role = 'ref'\n",
+            "refs/index.rst": "Index\n=====\n\n.. include:: part.txt\n",
+            "refs/part.txt": "See `install-steps`.\n",
+            "refs/install.rst": ".. _install-steps:\n\nInstall\n=======\n",
+        },
+    )
+    result = bare.import_documents(["refs"], link=True, category="docs")
+    assert [
+        (r["path"], r["line"], r["role"], r["target"], r["status"]) for r in result.references
+    ] == [("refs/index.rst", 4, "ref", "install-steps", "linked")]
+
+
 def test_a_default_role_directive_sets_the_role_for_the_rest_of_the_document() -> None:
     """docutils' `.. default-role:: name` holds from where it stands to the document's end, in
     a nested block too; without a name, interpreted text is a title reference again (Sphinx

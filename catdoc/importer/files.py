@@ -436,7 +436,13 @@ def _leave_out_fragments(
     builds is no fragment: Sphinx makes it a page of its own too. A fragment is skipped unless
     it was named explicitly; an object an earlier import made of one stays as it is."""
     for doc in docs:
-        doc.included = reader.of(doc.rel, doc.text, doc.kind, structure=doc.structure)
+        doc.included = reader.of(
+            doc.rel,
+            doc.text,
+            doc.kind,
+            structure=doc.structure,
+            default_role=sphinx.default_role(doc.rel, doc.kind),
+        )
     builds = partial(reader.builds, sphinx=sphinx.builds)
     found = fragments({doc.rel: doc.included for doc in docs}, builds)
     kept: list[_Doc] = []
