@@ -202,25 +202,32 @@ def test_references_back_from_the_target_keep_to_the_forced_image(tmp_path: Path
     assert svc.validate().is_valid
 
 
+def write_two_categories(root: Path, texts: dict[str, str], a: str, b: str) -> None:
+    """The files `texts` and a model of two categories, A and B, whose `objects` are `a` and
+    `b` (YAML flow lists), and no functor."""
+    (root / ".catdoc").mkdir()
+    for rel, text in texts.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    (root / ".catdoc" / "category.yaml").write_text(
+        f"categories:\n  - id: A\n    objects: {a}\n  - id: B\n    objects: {b}\n"
+    )
+
+
 def write_included(root: Path, fragment: str, extra: dict[str, str]) -> None:
     """`auth` (category A) refers to label `limits`, which `fragment` defines; `api` (B)
     includes it, and the fragment has an object of its own (made before it was one)."""
-    (root / ".catdoc").mkdir()
     texts = {
         **extra,
         "docs/auth.rst": "Auth\n====\n\nBounded by :ref:`limits`.\n",
         "docs/api.rst": f"API\n===\n\n.. include:: {fragment.removeprefix('docs/')}\n",
         fragment: ".. _limits:\n\nLimits\n------\n",
     }
-    for rel, text in texts.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    (root / ".catdoc" / "category.yaml").write_text(
-        "categories:\n"
-        "  - id: A\n"
-        "    objects: [{id: auth, path: docs/auth.rst}]\n"
-        "  - id: B\n"
-        f"    objects: [{{id: api, path: docs/api.rst}}, {{id: limits, path: {fragment}}}]\n"
+    write_two_categories(
+        root,
+        texts,
+        "[{id: auth, path: docs/auth.rst}]",
+        f"[{{id: api, path: docs/api.rst}}, {{id: limits, path: {fragment}}}]",
     )
 
 
@@ -246,21 +253,16 @@ def test_a_myst_link_to_a_label_is_evidence_as_in_an_import(tmp_path: Path) -> N
     """MyST-Parser reads `[](source-files:repository)` and `[](#limits)` as labels in a page a
     Sphinx project builds (sphinx-book-theme's `reference.md`); the same text outside one is a
     URL and an anchor of the page itself."""
-    (tmp_path / ".catdoc").mkdir()
     texts = {
         "docs/conf.py": "extensions = ['myst_parser']\n",
         "docs/a/auth.md": "# Auth\n\nSee [](source-files:repository) and [](#limits).\n",
         "docs/b/api.md": "(source-files:repository)=\n# API\n\n(limits)=\n## Limits\n",
     }
-    for rel, text in texts.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    (tmp_path / ".catdoc" / "category.yaml").write_text(
-        "categories:\n"
-        "  - id: A\n"
-        "    objects: [{id: auth, path: docs/a/auth.md}]\n"
-        "  - id: B\n"
-        "    objects: [{id: api, path: docs/b/api.md}]\n"
+    write_two_categories(
+        tmp_path,
+        texts,
+        "[{id: auth, path: docs/a/auth.md}]",
+        "[{id: api, path: docs/b/api.md}]",
     )
     found = CatDoc(tmp_path).suggest_mappings()
     assert [(f.id, f.object_mapping, f.references) for f in found.functors] == [
@@ -275,22 +277,17 @@ def test_a_mystmd_page_is_read_as_an_import_reads_it(tmp_path: Path) -> None:
     `(limits)=` labels, `[](#setup)` the page whose heading slugs to `setup`, `@front` the page
     whose front matter says `label: front`, and `@knuth1984` is a citation, no reference:
     the evidence an import of the same pages links."""
-    (tmp_path / ".catdoc").mkdir()
     texts = {
         "book/myst.yml": "version: 1\nproject:\n  title: Book\n",
         "book/a/auth.md": "# Auth\n\nSee @limits, [](#setup), @front and @knuth1984.\n",
         "book/b/api.md": "# API\n\n(limits)=\n## Limits\n\n## Setup\n",
         "book/b/intro.md": "---\nlabel: front\n---\n# Intro\n",
     }
-    for rel, text in texts.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    (tmp_path / ".catdoc" / "category.yaml").write_text(
-        "categories:\n"
-        "  - id: A\n"
-        "    objects: [{id: auth, path: book/a/auth.md}]\n"
-        "  - id: B\n"
-        "    objects: [{id: api, path: book/b/api.md}, {id: intro, path: book/b/intro.md}]\n"
+    write_two_categories(
+        tmp_path,
+        texts,
+        "[{id: auth, path: book/a/auth.md}]",
+        "[{id: api, path: book/b/api.md}, {id: intro, path: book/b/intro.md}]",
     )
     found = CatDoc(tmp_path).suggest_mappings()
     assert [(f.id, f.references) for f in found.functors] == [("a-to-b", 3)]
