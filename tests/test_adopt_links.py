@@ -11,6 +11,7 @@ import re
 import shutil
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,11 @@ SPHINX = {
     "docs/peps/pep-0008.rst": "PEP: 8\nTitle: Style\n\nText.\n",
     "docs/rfcs/rfc2822.txt": "RFC 2822\n\nInternet Message Format.\n",
 }
+
+
+def statuses_where(result: Any, keep: Callable[[str], bool]) -> dict[tuple[str, str], str]:
+    """(source, target) → status of an import's references whose target `keep` takes."""
+    return {(r["source"], r["target"]): r["status"] for r in result.references if keep(r["target"])}
 
 
 def write_tree(root: Path, tree: dict[str, str]) -> None:
@@ -354,11 +360,7 @@ def test_a_myst_link_with_a_scheme_that_is_no_url_names_a_label(
     other `[](source-files:repository)` is a cross-reference (sphinx-book-theme writes 21)."""
     write_tree(tmp_path, MYST_SCHEMES)
     result = bare.import_documents(["book", "plain"], link=True, category="book")
-    links = {
-        (r["source"], r["target"]): r["status"]
-        for r in result.references
-        if not r["target"].startswith("#")
-    }
+    links = statuses_where(result, lambda target: not target.startswith("#"))
     assert links == {
         ("reference", "source-files:repository"): "linked",  # inline and as a definition
         ("reference", "project:usage.md"): "linked",
@@ -372,11 +374,7 @@ def test_a_myst_anchor_link_names_a_label_of_the_project(bare: CatDoc, tmp_path:
     (jupyter-book's `resources/upgrade.md` points at `faq.md`'s `(known-limitations)=`)."""
     write_tree(tmp_path, MYST_SCHEMES)
     result = bare.import_documents(["book", "plain"], link=True, category="book")
-    anchors = {
-        (r["source"], r["target"]): r["status"]
-        for r in result.references
-        if r["target"].startswith("#")
-    }
+    anchors = statuses_where(result, lambda target: target.startswith("#"))
     assert anchors == {
         ("faq", "#known-limitations"): "self",
         ("upgrade", "#known-limitations"): "linked",  # not on the page: the project's label
@@ -674,11 +672,7 @@ def test_a_mystmd_xref_to_a_listed_project_is_external(bare: CatDoc, tmp_path: P
     lists: a link out by design, as an intersphinx inventory's role (jupyter-book's 119)."""
     write_tree(tmp_path, MYSTMD)
     result = bare.import_documents(["book", "notes"], link=True, category="book")
-    xrefs = {
-        (r["source"], r["target"]): r["status"]
-        for r in result.references
-        if r["target"].startswith("xref:")
-    }
+    xrefs = statuses_where(result, lambda target: target.startswith("xref:"))
     assert xrefs == {
         ("links", "xref:guide/frontmatter"): "external",
         ("links", "xref:guide"): "external",  # the autolink, less its `#footnotes`
