@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from mcp import Client
 from mcp_project import data_of, error_of
+from test_adopt_links import write_tree
 from typer.testing import CliRunner
 
 from catdoc.cli import app
@@ -206,9 +207,7 @@ def write_two_categories(root: Path, texts: dict[str, str], a: str, b: str) -> N
     """The files `texts` and a model of two categories, A and B, whose `objects` are `a` and
     `b` (YAML flow lists), and no functor."""
     (root / ".catdoc").mkdir()
-    for rel, text in texts.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+    write_tree(root, texts)
     (root / ".catdoc" / "category.yaml").write_text(
         f"categories:\n  - id: A\n    objects: {a}\n  - id: B\n    objects: {b}\n"
     )
