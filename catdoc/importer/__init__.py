@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from catdoc import results as r
 from catdoc.edit import ModelEdit
 from catdoc.errors import VALIDATION_ERROR, CatDocError
+from catdoc.importer.docs_tools import DocsTools
 from catdoc.importer.files import (
     _antora_pages,
     _exclude_patterns,
@@ -89,13 +90,14 @@ def import_documents(
     docs = _read_documents(found.files, skipped, progress)
 
     example = untouched_template(project)
-    planner = _Planner(bare_model(project) if example else project, force=force)
+    tools = DocsTools.at(root, found.sphinx)
+    planner = _Planner(bare_model(project) if example else project, force=force, tools=tools)
     docs_root = settings.docs_root
     if docs_root is None:
         docs_root = common_folder([d.rel for d in docs])
     reader = IncludeReader(root, docs_root, {d.rel: d.text for d in docs})
     docs, fragments = _leave_out_fragments(
-        docs, found.named, found.sphinx, reader, planner.by_path, skipped
+        docs, found.named, tools.sphinx, reader, planner.by_path, skipped
     )
     docs = _antora_pages(docs, found.named, reader.antora, planner.by_path, skipped)
     docs = planner.assign_ids(docs, skipped)

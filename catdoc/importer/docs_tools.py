@@ -89,8 +89,10 @@ class DocsTools:
     mystmd: MystProjects
 
     @classmethod
-    def at(cls, root: Path) -> DocsTools:
-        return cls(SphinxProjects(root), MkDocsSites(root), MystProjects(root))
+    def at(cls, root: Path, sphinx: SphinxProjects | None = None) -> DocsTools:
+        """The tools of the project at `root`; `sphinx` its Sphinx projects when the caller
+        has read them already (each reads its `conf.py` files once)."""
+        return cls(sphinx or SphinxProjects(root), MkDocsSites(root), MystProjects(root))
 
     def reading(self, rel: str, kind: Kind) -> Reading:
         """How the document at `rel` (project-relative) is read."""

@@ -176,7 +176,7 @@ def _labelled_text(
 ) -> Known:
     """An object imported earlier, with the text of its document at `rel` (its
     project-relative path) when it may define labels, the labels of the files it includes and,
-    for a page of a mystmd project, its own targets (`_page_targets`); a file that cannot be
+    for a page of a mystmd project, its own targets (`Reading.page_targets`); a file that cannot be
     read defines none. The text is left out of a fragment: its labels are its includer's. The
     included files' references are not read: only labels are wanted of an earlier document."""
     known = Known(obj.id, obj.path, obj.title)
@@ -190,14 +190,13 @@ def _labelled_text(
     own = may_define_labels(text, kind) and rel not in fragments
     included = tuple(reader.of(rel, text, kind, references=False).labels) if rel else ()
     reading = planner.tools.reading(rel, kind) if rel and rel not in fragments else None
-    page = reading is not None and reading.book is not None
-    if not own and not included and not page:
+    page = reading if reading is not None and reading.book is not None else None
+    if not own and not included and page is None:
         return known
     known.text, known.kind, known.included_labels = (text if own else None), kind, included
-    if page:
-        assert reading is not None
+    if page is not None:
         meta = split_front_matter(text).meta
-        targets = reading.page_targets(text, structure_of(text, kind), meta)
+        targets = page.page_targets(text, structure_of(text, kind), meta)
         known.tool_labels, known.implicit_labels, known.scope = targets
     return known
 

@@ -50,9 +50,11 @@ class _Planner:
     Its plans are what `links` adds morphisms to and `writing` applies, file by file.
     """
 
-    def __init__(self, project: Project, *, force: bool) -> None:
+    def __init__(self, project: Project, *, force: bool, tools: DocsTools) -> None:
         self.project = project
         self.force = force
+        self.tools = tools
+        """The docs tools of the project's pages (the Sphinx projects the file walk read)."""
         self.items: list[r.ImportItem] = []
         self.item_of: dict[str, r.ImportItem] = {}  # object id → its item
         self.plans: dict[str, dict[str, _CategoryPlan]] = {}  # yaml file → category id → plan
@@ -60,7 +62,6 @@ class _Planner:
         self.by_path: dict[str, DocObject] = {}
         self.morphisms_created: list[str] = []
         self.functors_from: dict[str, list[str]] = {}
-        self.tools = DocsTools.at(project.root)
         for fun in project.functors:
             self.functors_from.setdefault(fun.source_category, []).append(fun.id)
         root = project.root
