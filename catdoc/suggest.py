@@ -25,9 +25,8 @@ from functools import partial
 from pydantic import Field
 
 from catdoc import results as r
-from catdoc.documents import Kind, read_object_text, sniff_kind, structure_of
+from catdoc.documents import Kind, read_object_text, sniff_kind
 from catdoc.errors import CatDocError, not_found
-from catdoc.front_matter import split_front_matter
 from catdoc.importer.docs_tools import DocsTools, Reading
 from catdoc.importer.names import _unique, slugify
 from catdoc.includes import Included, IncludeReader, fragments
@@ -244,9 +243,7 @@ def _known(
         return Known(obj.id, obj.path, obj.title, kind=kinds[obj.id])
     text, kind, brought = texts[obj.id], kinds[obj.id], included[rel]
     fragment = rel in parts
-    targets = readings[obj.id].page_targets(
-        text, structure_of(text, kind), split_front_matter(text).meta, fragment=fragment
-    )
+    targets = readings[obj.id].page_targets(text, fragment=fragment)
     return Known(
         obj.id,
         obj.path,

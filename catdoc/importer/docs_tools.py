@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from catdoc.documents import Kind, Reference, extract_references
+from catdoc.documents import Kind, Reference, extract_references, structure_of
+from catdoc.front_matter import split_front_matter
 from catdoc.importer.mkdocs import MkDocsSites
 from catdoc.importer.mystmd import MystProject, MystProjects, implicit_targets, labels, page_label
 from catdoc.importer.sphinx_conf import SphinxProjects
@@ -68,14 +69,22 @@ class Reading:
         return resolver.matches(self.rel, ref, mystmd=self.book is not None)
 
     def page_targets(
-        self, text: str, structure: Structure, meta: dict[str, Any], *, fragment: bool = False
+        self,
+        text: str,
+        structure: Structure | None = None,
+        meta: dict[str, Any] | None = None,
+        *,
+        fragment: bool = False,
     ) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
         """(tool labels, implicit targets, project folder) of a page of a mystmd project: its
         directives' `:label:` options and front matter `label:`, its headings' slugs; nothing
         for any other document, nor for a `fragment` (a file a page includes, whose targets
-        are its includer's). These are the `Known` fields of the same names."""
+        are its includer's). These are the `Known` fields of the same names. The text's
+        structure and front matter are read here, only for a page, unless the caller has them."""
         if self.book is None or fragment:
             return (), (), None
+        structure = structure_of(text, self.kind) if structure is None else structure
+        meta = split_front_matter(text).meta if meta is None else meta
         own = labels(structure) + page_label(meta)
         return own, implicit_targets(text, structure, meta), self.book.folder
 

@@ -33,10 +33,8 @@ from catdoc.documents import (
     normalize_label,
     read_object_text,
     sniff_kind,
-    structure_of,
 )
 from catdoc.errors import CatDocError
-from catdoc.front_matter import split_front_matter
 from catdoc.importer.docs_tools import Reading
 from catdoc.importer.files import _Doc
 from catdoc.importer.mystmd import MystProject
@@ -195,9 +193,7 @@ def _labelled_text(
         return known
     known.text, known.kind, known.included_labels = (text if own else None), kind, included
     if page is not None:
-        meta = split_front_matter(text).meta
-        targets = page.page_targets(text, structure_of(text, kind), meta)
-        known.tool_labels, known.implicit_labels, known.scope = targets
+        known.tool_labels, known.implicit_labels, known.scope = page.page_targets(text)
     return known
 
 
